@@ -1,0 +1,135 @@
+"""Cabinet, device and jurisdiction configuration: TOML files in `config/`, checked against a schema.
+
+An unknown key, a missing key or a wrong type is a `ConfigError` that names the file and the key.
+The schema is declared with pydantic models (strict types, extra keys forbidden).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+CONFIG_DIR = PROJECT_ROOT / "config"
+DEFAULT_CABINET_CONFIG = CONFIG_DIR / "cabinet.toml"
+
+
+class ConfigError(Exception):
+    """A configuration file is unreadable or breaks the schema. The message names file and key."""
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class DeviceConfig(Strict):
+    """One peripheral: which backend drives it, and on which port.
+
+    backend: "emulated" (in-process, the pygame/autoplay stand-in), "serial" (a real device through
+    pyserial) or "sim" (the wire-protocol simulator, usually reached by a serial driver over socket://).
+    port: a device path such as /dev/ttyUSB0, or a pyserial URL such as socket://127.0.0.1:7001.
+    """
+
+    backend: Literal["emulated", "serial", "sim"] = "emulated"
+    port: str | None = None
+    protocol: str | None = None  # e.g. "id003", "tcl", "escpos", "egm-panel"
+    timeout_s: float = Field(default=0.2, gt=0, strict=False)
+
+
+class DevicesConfig(Strict):
+    bill_acceptor: DeviceConfig = DeviceConfig(protocol="id003")
+    printer: DeviceConfig = DeviceConfig(protocol="tcl")
+    button_panel: DeviceConfig = DeviceConfig(protocol="egm-panel")
+    doors: DeviceConfig = DeviceConfig()
+
+
+class RomConfig(Strict):
+    manifest: str = "rom/manifest.json"  # relative to the project root
+    trusted_keys: list[str] = ["keys/dev-ed25519.pub"]  # public keys the cabinet trusts
+
+
+class DisplayConfig(Strict):
+    width: int = Field(default=1920, ge=320)
+    height: int = Field(default=1080, ge=240)
+    fps: int = Field(default=60, ge=1, le=240)
+
+
+class AudioConfig(Strict):
+    volume: float = Field(default=0.7, ge=0.0, le=1.0, strict=False)
+    mute: bool = False
+
+
+class CabinetConfig(Strict):
+    site_name: str = "EGM Test Casino"
+    site_address: str = "1 Test Way"
+    machine_number: str = Field(default="0001", pattern=r"^[0-9]{1,8}$")
+    denomination_cents: int = Field(default=1, ge=1)
+    bill_denominations_cents: list[int] = [100, 500, 1000, 2000, 5000, 10000]
+    jurisdiction: str = "generic"
+    games: list[str] = ["dragon-poker", "poker-grid"]
+    ticket_expiry_days: int = Field(default=30, ge=1)
+    event_log_size: int = Field(default=500, ge=100)
+    kiosk: bool = False
+    rom: RomConfig = RomConfig()
+    devices: DevicesConfig = DevicesConfig()
+    display: DisplayConfig = DisplayConfig()
+    audio: AudioConfig = AudioConfig()
+
+
+class JurisdictionConfig(Strict):
+    """A regulator's rules: RTP range, hand-pay limit, recall depth, RNG confidence, award odds."""
+
+    name: str
+    min_rtp: float = Field(ge=0.0, le=1.0, strict=False)
+    max_rtp: float = Field(ge=0.0, le=2.0, strict=False)
+    hand_pay_limit_cents: int = Field(default=120000, ge=1)
+    recall_depth: int = Field(default=10, ge=10)
+    rng_confidence: float = Field(default=0.99, gt=0.0, lt=1.0, strict=False)
+    award_odds_limit: int = Field(default=100_000_000, ge=1)  # every award at least once in N games
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def format_validation_error(path: Path | str, exc: ValidationError) -> str:
+    """One sentence per problem, each naming the file and the dotted key."""
+    problems = []
+    for err in exc.errors():
+        key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        if err["type"] == "extra_forbidden":
+            problems.append(f"{path}: unknown key '{key}'; remove it or check its spelling")
+        elif err["type"] == "missing":
+            problems.append(f"{path}: missing key '{key}'; add it")
+        else:
+            problems.append(f"{path}: key '{key}': {err['msg']} (got {err.get('input')!r})")
+    return "\n".join(problems)
+
+
+def load_model(path: Path | str, model: type[M]) -> M:
+    """Read a TOML file and check it against `model`; raise ConfigError naming file and key."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise ConfigError(f"{path}: file not found; check the path") from exc
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}); fix the syntax") from exc
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(format_validation_error(path, exc)) from exc
+
+
+def load_cabinet_config(path: Path | str | None = None) -> CabinetConfig:
+    return load_model(path or DEFAULT_CABINET_CONFIG, CabinetConfig)
+
+
+def load_jurisdiction(name: str) -> JurisdictionConfig:
+    path = CONFIG_DIR / "jurisdictions" / f"{name}.toml"
+    if not path.exists():
+        known = sorted(p.stem for p in (CONFIG_DIR / "jurisdictions").glob("*.toml"))
+        raise ConfigError(f"unknown jurisdiction '{name}'; choose one of {known}")
+    return load_model(path, JurisdictionConfig)

@@ -1,0 +1,145 @@
+"""The game interface: how the cabinet drives any game.
+
+A `Game` is built from its pay table (obtained through the pay-table ROM). For each play the cabinet
+calls `Game.new_round(wager, rng, pools)`; *all* randomness of the round is drawn there (the deal, the
+shuffled draw pile, any seed a machine opponent needs), so a round is a pure function of its record
+afterwards. The round then moves through the game's `steps` (the sub-states of the cabinet's `game`
+state) as the cabinet passes it player `Decision`s, and finishes with an `Outcome`.
+
+Every step is serialisable: `round.to_record()` is a JSON-compatible dict that the cabinet commits to
+wager memory after each accepted decision, and `Game.restore(record)` rebuilds the same round at the
+same step with the same cards after a power loss. The final record is also the recall record, from
+which the game can be shown again.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from egm.rng import Rng
+
+
+class DecisionRefused(Exception):
+    """A player decision that the rules or the current step do not allow; nothing changed.
+
+    The message is a sentence a player or technician can act on (it names the rule broken).
+    """
+
+
+@dataclass(frozen=True)
+class Wager:
+    """What the player staked on one round, in credits of `denom_cents` each.
+
+    bet_credits: the bet unit B (credits per point for Dragon Poker).
+    stake_credits: everything taken at game start (coin in), side bets included.
+    side_bets: credits on optional side bets, e.g. {"pair_bonus": 5}; included in stake_credits.
+    """
+
+    bet_credits: int
+    stake_credits: int
+    denom_cents: int
+    side_bets: Mapping[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.bet_credits <= 0 or self.denom_cents <= 0:
+            raise ValueError("bet and denomination must be positive whole numbers")
+        if self.stake_credits < self.bet_credits + sum(self.side_bets.values()):
+            raise ValueError("stake must cover the bet and every side bet")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One player input to a round: a kind (e.g. "designate", "set", "house_way", "place") and its
+    JSON-compatible arguments."""
+
+    kind: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_record(self) -> dict[str, Any]:
+        return {"kind": self.kind, "args": dict(self.args)}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Decision:
+        return cls(kind=record["kind"], args=dict(record.get("args", {})))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished round pays.
+
+    win_credits: everything credited back to the player (returned stake, wins, side-bet wins and any
+      jackpot won), in credits. The cabinet meters it as coin out (or hand pay above the limit).
+    pools_cents: the new value of each of the game's running pools (e.g. {"dragon_jackpot": 8000}),
+      which the cabinet commits in the same transaction as the win.
+    result_code: a short code for the scoreboard and recall, e.g. "P2", "H3", "D2", "W+12".
+    summary: JSON-compatible detail for recall and the lab (rows, points, awards hit...).
+    """
+
+    win_credits: int
+    pools_cents: Mapping[str, int] = field(default_factory=dict)
+    result_code: str = ""
+    summary: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.win_credits < 0:
+            raise ValueError("a win cannot be negative")
+
+
+class Round(ABC):
+    """One game in progress."""
+
+    @property
+    @abstractmethod
+    def step(self) -> str:
+        """The current sub-state, one of the game's `steps` (the last one is "complete")."""
+
+    @abstractmethod
+    def decide(self, decision: Decision) -> None:
+        """Apply a player decision, or raise DecisionRefused and change nothing."""
+
+    @abstractmethod
+    def reference_decision(self) -> Decision:
+        """The decision the reference strategy takes now (autoplay and the lab use it)."""
+
+    @property
+    def finished(self) -> bool:
+        return self.step == "complete"
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """The payout; only valid once finished."""
+
+    @abstractmethod
+    def to_record(self) -> dict[str, Any]:
+        """Everything needed to rebuild this round at this step (JSON-compatible)."""
+
+    @abstractmethod
+    def view(self) -> dict[str, Any]:
+        """What the display may show now (face-down cards hidden), JSON-compatible."""
+
+
+class Game(ABC):
+    """A game type bound to one pay table."""
+
+    game_id: ClassVar[str]
+    title: ClassVar[str]
+    steps: ClassVar[tuple[str, ...]]  # sub-states of the cabinet's `game` state, ending in "complete"
+    pool_names: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, paytable: Any) -> None:
+        self.paytable = paytable
+
+    @abstractmethod
+    def default_wager(self, denom_cents: int) -> Wager:
+        """The default bet for autoplay and the lab."""
+
+    @abstractmethod
+    def new_round(self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int]) -> Round:
+        """Start a round: draw all its randomness from `rng` now."""
+
+    @abstractmethod
+    def restore(self, record: Mapping[str, Any]) -> Round:
+        """Rebuild a round from `Round.to_record()`."""

@@ -1,0 +1,165 @@
+"""Capability interfaces of the hardware abstraction layer: one small interface per peripheral.
+
+The firmware (`egm`) talks only to these. Each has three kinds of backend: `emulated` (in-process
+stand-ins driven by the emulator's on-screen controls or by autoplay), `serial` (real devices through
+pyserial) and `sim` (wire-protocol simulators that the serial drivers can be pointed at).
+
+Devices are polled: the cabinet's main loop calls `poll()` and turns each returned event into a
+state-machine event. Money never moves inside a driver: a driver only reports what the device said.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import Enum
+from typing import Protocol
+
+
+# --- events --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BillEscrowed:
+    """A note (amount_cents) or a TITO ticket (barcode) is held in escrow, not yet credited."""
+
+    amount_cents: int = 0
+    barcode: str | None = None
+
+
+@dataclass(frozen=True)
+class BillStacked:
+    """The escrowed item reached the cash box (ID-003 "vend valid"): only now may it be credited."""
+
+    amount_cents: int = 0
+    barcode: str | None = None
+
+
+@dataclass(frozen=True)
+class BillReturned:
+    amount_cents: int = 0
+    barcode: str | None = None
+
+
+@dataclass(frozen=True)
+class BillRejected:
+    reason: str
+
+
+@dataclass(frozen=True)
+class DeviceFault:
+    """A device failure that stops play until cleared (jam, stacker full/open, cheat, no answer...)."""
+
+    device: str
+    kind: str
+    message: str
+
+
+@dataclass(frozen=True)
+class DeviceFaultCleared:
+    device: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class TicketPrinted:
+    """The printer confirmed the validation number was printed: the ticket counts as issued."""
+
+    validation_number: str
+
+
+@dataclass(frozen=True)
+class TicketFailed:
+    """The ticket was not printed (the validation number never reached the paper)."""
+
+    validation_number: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ButtonChanged:
+    button: str  # e.g. "bet", "deal", "house_way", "cash_out", "help", "service"
+    pressed: bool
+
+
+class Door(str, Enum):
+    MAIN = "main"
+    LOGIC = "logic"
+    CASH_BOX = "cash_box"
+
+
+class Key(str, Enum):
+    OPERATOR = "operator"  # audit/operator menu
+    ATTENDANT = "attendant"  # hand-pay and tilt reset
+
+
+@dataclass(frozen=True)
+class DoorChanged:
+    door: Door
+    open: bool
+
+
+@dataclass(frozen=True)
+class KeyTurned:
+    key: Key
+    on: bool
+
+
+# --- data --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TicketData:
+    """Everything a TITO ticket template prints."""
+
+    validation_number: str  # 18 digits
+    amount_cents: int
+    site_name: str
+    site_address: str
+    machine_number: str
+    issued_at: datetime
+    sequence: int
+    expires_days: int
+    ticket_type: str = "CASHOUT TICKET"
+
+
+class LampState(str, Enum):
+    OFF = "off"
+    ON = "on"
+    FLASH = "flash"
+
+
+# --- capabilities --------------------------------------------------------------------------------
+class BillAcceptor(Protocol):
+    def enable(self, denominations_cents: frozenset[int], tickets: bool = True) -> None:
+        """Accept these notes (and TITO tickets); every other note is rejected by the device."""
+
+    def inhibit(self) -> None:
+        """Accept nothing (tilts, doors open, game locked up)."""
+
+    def stack(self) -> None:
+        """Send the escrowed item to the cash box."""
+
+    def return_escrow(self) -> None:
+        """Give the escrowed item back."""
+
+    def poll(self) -> list[object]:
+        """Events since the last poll."""
+
+
+class TicketPrinter(Protocol):
+    def print_ticket(self, ticket: TicketData) -> None:
+        """Start printing; the outcome arrives later as TicketPrinted or TicketFailed from poll()."""
+
+    def poll(self) -> list[object]: ...
+
+    def ready(self) -> bool:
+        """True when the printer can print now (paper in, no fault, head down)."""
+
+
+class ButtonPanel(Protocol):
+    def poll(self) -> list[object]: ...
+
+    def set_lamp(self, button: str, state: LampState) -> None: ...
+
+
+class DoorsAndKeys(Protocol):
+    def poll(self) -> list[object]: ...
+
+    def is_open(self, door: Door) -> bool: ...
