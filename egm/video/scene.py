@@ -1,0 +1,89 @@
+"""The scene interface: one screen of the cabinet (attract, a game table, a tilt, the operator menu...).
+
+The video controller owns the window, the clock and the cabinet. Each frame it takes one
+`cabinet.snapshot()`, picks the scene for the cabinet's state, and
+
+* passes every input event to `Scene.handle(event, frame)`. Pointer events arrive in *logical*
+  coordinates (1920x1080, see `egm.video.layout`), already de-duplicated (a touch arrives as
+  FINGERDOWN/FINGERUP converted to MOUSEBUTTONDOWN/UP at the logical position, never twice).
+  `handle` returns the cabinet events to send (objects from `egm.events`, e.g. a game decision); it
+  must not change money or the cabinet itself. The controller sends them and shows the cabinet's
+  refusal reason on screen.
+* calls `Scene.draw(surface, frame)` to paint the content area `layout.CONTENT_RECT`; the controller
+  paints the meters and button bar (`layout.BAR_RECT`) and any overlay on top.
+
+A scene keeps only presentation state (a selected card, when an animation started). Everything that
+matters lives in the cabinet snapshot, so a power cut or a restart redraws the same picture.
+
+Game scenes: each game has one module in `egm.video.scenes` (see `egm.video.scenes.GAME_SCENES`)
+with a `Scene` subclass whose `game_id` matches the game's. The snapshot's "game" entry holds the
+round's `view()`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import pygame
+
+from egm.video.cards import CardRenderer
+from egm.video.theme import Kit
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What one frame shows: the cabinet's snapshot and the monotonic time in seconds."""
+
+    snapshot: Mapping[str, Any]
+    now: float
+    messages: tuple[str, ...] = field(default=())
+
+    @property
+    def state(self) -> str:
+        return str(self.snapshot.get("state", ""))
+
+    @property
+    def game(self) -> Mapping[str, Any]:
+        """The current round's view (empty outside a game)."""
+        return self.snapshot.get("game") or {}
+
+
+@dataclass
+class Resources:
+    """Drawing tools shared by all scenes of one display."""
+
+    kit: Kit
+    cards: CardRenderer
+
+    @classmethod
+    def create(cls) -> Resources:
+        kit = Kit()
+        return cls(kit=kit, cards=CardRenderer(kit))
+
+
+class Scene(ABC):
+    """One screen. Subclasses set `name` (and `game_id` for a game table)."""
+
+    name: ClassVar[str]
+    game_id: ClassVar[str] = ""
+
+    def __init__(self, res: Resources) -> None:
+        self.res = res
+
+    def enter(self, frame: Frame) -> None:  # noqa: B027 - optional hook
+        """Called when the controller switches to this scene; reset presentation state here."""
+
+    @abstractmethod
+    def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
+        """React to one input event; return the cabinet events to send (possibly none)."""
+
+    @abstractmethod
+    def draw(self, surface: pygame.Surface, frame: Frame) -> None:
+        """Paint the content area for this frame."""
+
+    def busy(self, frame: Frame) -> bool:
+        """True while an animation runs: the controller then refuses panel presses with a reason."""
+        return False
