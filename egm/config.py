@@ -47,7 +47,8 @@ class DevicesConfig(Strict):
 
 
 class RomConfig(Strict):
-    manifest: str = "rom/manifest.json"  # relative to the project root
+    # Paths are relative to the project root, or absolute (tests point them at a temporary manifest).
+    manifest: str = "rom/manifest.json"  # its Ed25519 signature is the .sig beside it
     trusted_keys: list[str] = ["keys/dev-ed25519.pub"]  # public keys the cabinet trusts
 
 

@@ -6,6 +6,8 @@ import os
 
 import pytest
 
+pytest_plugins = ["tests.rom_support"]  # the signed_tree fixture
+
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 

@@ -1,0 +1,153 @@
+"""The pay-table ROM: a game obtains its pay table only through `load_paytable`.
+
+A pay table is a TOML file (layout in docs/rom.md): a common `[paytable]` header and a game-specific
+`[game]` table checked by the model `egm.games.paytable_model(game)` returns. It is loaded only when it
+is signed: listed with a matching hash in the verified program-ROM manifest, or (for a table from
+outside the tree, e.g. one a lab is certifying) with a detached `<file>.sig` by a trusted key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field, PositiveInt, ValidationError, create_model, model_validator
+
+from egm import games
+from egm.config import PROJECT_ROOT, Strict, format_validation_error
+from egm.rom.manifest import load_verified_manifest, resolve_paths
+from egm.rom.signing import RomError, load_trusted_keys, read_signature, signature_valid
+
+
+class PaytableError(RomError):
+    """A pay table is unsigned, tampered with, or breaks its schema. The message names file and key."""
+
+
+class PaytableHeader(Strict):
+    """The `[paytable]` table every pay table has."""
+
+    id: str = Field(min_length=1)
+    version: str = Field(min_length=1)
+    game: str
+    strategy: str | None = Field(default=None, min_length=1)  # house-way / machine-strategy version
+    denominations_cents: list[PositiveInt] = Field(min_length=1)
+    bets_credits: list[PositiveInt] = Field(min_length=1)
+    default_bet_credits: PositiveInt
+    max_win_cents: PositiveInt
+    description: str = ""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> PaytableHeader:
+        if self.game not in games.PAYTABLE_MODELS:
+            raise ValueError(f"game '{self.game}' is not a registered game id; use one of "
+                             f"{sorted(games.PAYTABLE_MODELS)}")
+        for name in ("denominations_cents", "bets_credits"):
+            values = getattr(self, name)
+            if len(set(values)) != len(values):
+                raise ValueError(f"'{name}' lists a value twice; list each once")
+        if self.default_bet_credits not in self.bets_credits:
+            raise ValueError(f"'default_bet_credits' {self.default_bet_credits} is not one of "
+                             f"'bets_credits' {self.bets_credits}; make it one of them")
+        return self
+
+
+class _HeaderDocument(Strict):
+    """The whole file with only the header checked: the header names the game whose schema applies."""
+
+    paytable: PaytableHeader
+    game: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PayTable:
+    """A verified, validated pay table. `sha256` is the hex SHA-256 of the file's exact bytes."""
+
+    id: str
+    version: str
+    game: str
+    sha256: str
+    path: Path
+    header: PaytableHeader
+    rules: BaseModel
+
+
+def _check_signed(path: Path, data: bytes, root: Path, trusted_keys: Sequence[Path],
+                  manifest_path: Path) -> None:
+    digest = hashlib.sha256(data).hexdigest()
+    try:
+        relative = path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        relative = None
+    if relative is not None:
+        try:
+            manifest = load_verified_manifest(manifest_path, trusted_keys)
+        except RomError as exc:
+            raise PaytableError(f"{path}: refused, the program ROM manifest is not valid: {exc}") from exc
+        listed = {entry.path: entry.sha256 for entry in manifest.files}
+        if relative in listed:
+            if listed[relative] != digest:
+                raise PaytableError(f"{path}: refused, its SHA-256 {digest} differs from the signed "
+                                    f"manifest's {listed[relative]}; restore the approved file or run "
+                                    "'python tools/rom_refresh.py' (development only)")
+            return
+    sig_path = path.with_name(path.name + ".sig")
+    if not sig_path.exists():
+        raise PaytableError(f"{path}: refused, it is unsigned (not in the signed manifest and no "
+                            f"{sig_path.name}); sign it with 'egm rom sign --key PATH --detached {path}'")
+    try:
+        signature = read_signature(sig_path)
+        keys = load_trusted_keys(list(trusted_keys))
+    except RomError as exc:
+        raise PaytableError(f"{path}: refused: {exc}") from exc
+    if not any(signature_valid(key, signature, data) for key in keys.values()):
+        raise PaytableError(f"{path}: refused, {sig_path.name} is not a valid signature of this file by a "
+                            f"trusted key {sorted(keys)}; the file was altered or signed with another key")
+
+
+def parse_paytable(path: Path, data: bytes) -> tuple[PaytableHeader, BaseModel]:
+    """Check a pay table's bytes against the common header and its game's schema."""
+    try:
+        document: dict[str, Any] = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PaytableError(f"{path}: not valid TOML ({exc}); fix the syntax") from exc
+    try:
+        header = _HeaderDocument.model_validate(document).paytable
+        try:
+            rules_model = games.paytable_model(header.game)
+        except ImportError as exc:
+            raise PaytableError(f"{path}: key 'paytable.game': the pay-table schema of game "
+                                f"'{header.game}' is not installed ({exc})") from exc
+        full = create_model("PaytableDocument", __base__=Strict, paytable=(PaytableHeader, ...),
+                            game=(rules_model, ...))
+        rules = full.model_validate(document).game  # type: ignore[attr-defined]
+    except ValidationError as exc:
+        raise PaytableError(format_validation_error(path, exc)) from exc
+    return header, rules
+
+
+def load_paytable(
+    path: Path | str,
+    *,
+    root: Path = PROJECT_ROOT,
+    trusted_keys: Sequence[Path] | None = None,
+    manifest_path: Path | None = None,
+) -> PayTable:
+    """Load a pay table only if it is signed and valid; raise PaytableError naming file and key.
+
+    The file is read once: the bytes that are hashed and checked are the bytes that are parsed.
+    Paths not given come from the cabinet config, as for `verify_rom`.
+    """
+    path = Path(path)
+    manifest_path, trusted_keys = resolve_paths(root, trusted_keys, manifest_path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise PaytableError(f"{path}: cannot read the pay table ({exc.strerror}); check the path") from exc
+    _check_signed(path, data, root, trusted_keys, manifest_path)
+    header, rules = parse_paytable(path, data)
+    return PayTable(id=header.id, version=header.version, game=header.game,
+                    sha256=hashlib.sha256(data).hexdigest(), path=path, header=header, rules=rules)

@@ -1,0 +1,123 @@
+"""Ed25519 keys and signatures for the ROM: key files, key ids, signature files.
+
+Key files are PEM: the public key as SubjectPublicKeyInfo, the private key as unencrypted PKCS#8 (a
+production key may be encrypted; its passphrase is then asked for). A key id is the first 16 hex digits
+of the SHA-256 of the raw 32-byte public key. A signature file holds the 64-byte signature as 128 hex
+digits and a newline.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import os
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+SIGNATURE_BYTES = 64
+
+# The key id of keys/dev-ed25519.pub. It is part of the signed firmware (not read from keys/), so a
+# kiosk cannot be talked out of refusing the development key by swapping a file.
+DEVELOPMENT_KEY_ID = "28ca15449cefa0d0"
+
+
+class RomError(Exception):
+    """A ROM file, key or signature is unusable. The message names the file and what to do."""
+
+
+def key_id(public_key: Ed25519PublicKey) -> str:
+    raw = public_key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def load_public_key(path: Path) -> Ed25519PublicKey:
+    try:
+        key = serialization.load_pem_public_key(path.read_bytes())
+    except OSError as exc:
+        raise RomError(f"{path}: cannot read the trusted public key ({exc.strerror}); check [rom] "
+                       "trusted_keys in the cabinet config") from exc
+    except ValueError as exc:
+        raise RomError(f"{path}: not a PEM public key; use a .pub file written by 'egm rom keygen'") from exc
+    if not isinstance(key, Ed25519PublicKey):
+        raise RomError(f"{path}: not an Ed25519 public key; use a .pub file written by 'egm rom keygen'")
+    return key
+
+
+def load_trusted_keys(paths: list[Path]) -> dict[str, Ed25519PublicKey]:
+    """The trusted public keys by key id; raises RomError on an unreadable key file."""
+    keys = {}
+    for path in paths:
+        key = load_public_key(path)
+        keys[key_id(key)] = key
+    return keys
+
+
+def load_private_key(path: Path) -> Ed25519PrivateKey:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RomError(f"{path}: cannot read the private key ({exc.strerror}); check --key") from exc
+    try:
+        try:
+            key = serialization.load_pem_private_key(data, password=None)
+        except TypeError:  # encrypted: a production key
+            passphrase = getpass.getpass(f"Passphrase for {path}: ").encode()
+            key = serialization.load_pem_private_key(data, password=passphrase)
+    except ValueError as exc:
+        raise RomError(f"{path}: not a PEM private key, or wrong passphrase; use a .key file written "
+                       "by 'egm rom keygen'") from exc
+    if not isinstance(key, Ed25519PrivateKey):
+        raise RomError(f"{path}: not an Ed25519 private key; use a .key file written by 'egm rom keygen'")
+    return key
+
+
+def generate_key_pair(prefix: Path) -> str:
+    """Write PREFIX.key (owner-only) and PREFIX.pub; return the key id. Never overwrites a key."""
+    key_path, pub_path = prefix.with_name(prefix.name + ".key"), prefix.with_name(prefix.name + ".pub")
+    for path in (key_path, pub_path):
+        if path.exists():
+            raise RomError(f"{path}: already exists; choose another --out prefix (keys are never "
+                           "overwritten)")
+    private = Ed25519PrivateKey.generate()
+    pem = private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption())
+    fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(pem)
+    public = private.public_key()
+    pub_path.write_bytes(public.public_bytes(serialization.Encoding.PEM,
+                                             serialization.PublicFormat.SubjectPublicKeyInfo))
+    return key_id(public)
+
+
+def write_signature(path: Path, signature: bytes) -> None:
+    path.write_text(signature.hex() + "\n", encoding="ascii")
+
+
+def read_signature(path: Path) -> bytes:
+    """The signature in a signature file; RomError if missing, not hex, or truncated."""
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError as exc:
+        raise RomError(f"{path}: signature file missing; sign with 'egm rom sign --key PATH'") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RomError(f"{path}: signature file unreadable ({exc}); sign again") from exc
+    try:
+        signature = bytes.fromhex(text)
+    except ValueError as exc:
+        raise RomError(f"{path}: signature is not hexadecimal; sign again") from exc
+    if len(signature) != SIGNATURE_BYTES:
+        raise RomError(f"{path}: signature is {len(signature)} bytes, expected {SIGNATURE_BYTES} "
+                       "(truncated or damaged); sign again")
+    return signature
+
+
+def signature_valid(public_key: Ed25519PublicKey, signature: bytes, data: bytes) -> bool:
+    try:
+        public_key.verify(signature, data)
+    except InvalidSignature:
+        return False
+    return True
