@@ -1,0 +1,141 @@
+"""How a game plugs into the lab: a `LabAdapter` per game, looked up by game id.
+
+An adapter knows how to simulate one chunk of games (a fixed number of games from one seed) under a
+named strategy and fold the results into a `Tally`, which figures of its game are exact, which awards
+it advertises, and its largest possible win. The lab does the rest (chunking, seeding, workers, Dask,
+statistics, verdicts, the report), identically for every game.
+
+`ReferenceAdapter` implements chunk simulation on the plain `Game` interface that the cabinet runs:
+`Game.new_round(wager, Rng.from_seed(chunk_seed), pools)`, then `round.reference_decision()` until the
+round is complete, carrying the game's pools from round to round within the chunk. A game with no
+compiled kernel subclasses it and supplies `awards`, `record` (which awards an outcome hit) and
+`exact`. See docs/lab.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from egm.games import game_class
+from egm.games.base import Game, Outcome
+from egm.lab.stats import Tally, segment_trace
+from egm.rng import Rng
+
+# game id -> "module:class" of its adapter; imported on demand.
+ADAPTERS = {
+    "dragon-poker": "egm.lab.dragon_poker:DragonPokerLab",
+    "poker-grid": "egm.games.poker_grid.lab:PokerGridLab",
+}
+
+
+class LabError(Exception):
+    """Something the operator must fix before the lab can run; the message says what."""
+
+
+@dataclass(frozen=True)
+class ExactFigure:
+    """A figure computed without simulation, with the method that gives it."""
+
+    name: str
+    value: Fraction | int
+    method: str
+
+    def as_float(self) -> float:
+        return float(self.value)
+
+
+class LabAdapter(ABC):
+    """The lab's view of one game. Instances hold no state; every method is a pure function of its
+    arguments, so chunks can run in any process."""
+
+    game_id: ClassVar[str]
+    reference_strategy: ClassVar[str]
+    best_strategy: ClassVar[str | None] = None  # a searching strategy, if the game has decisions
+    strategy_methods: ClassVar[Mapping[str, str]] = {}  # strategy -> one-paragraph description
+
+    @abstractmethod
+    def chunk_games(self, strategy: str) -> int:
+        """Games per chunk for this strategy: a constant, so results never depend on worker count."""
+
+    @abstractmethod
+    def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int) -> Tally:
+        """Simulate `games` games from `Rng.from_seed(seed)`, pools starting at their seed values."""
+
+    @abstractmethod
+    def awards(self, paytable: Any) -> tuple[str, ...]:
+        """The advertised awards, by the names `run_chunk` counts them under."""
+
+    @abstractmethod
+    def exact(self, paytable: Any, reference: Tally) -> list[ExactFigure]:
+        """Exact figures; `reference` (the simulated tally) supplies probabilities a closed form
+        needs, when the game has such."""
+
+    @abstractmethod
+    def theoretical_max_win(self, paytable: Any) -> ExactFigure:
+        """The largest win of one game, in credits of the lab's default wager."""
+
+    def warm_up(self) -> None:  # noqa: B027 - optional hook
+        """Compile or load anything slow once, before timing starts."""
+
+
+class ReferenceAdapter(LabAdapter):
+    """Chunk simulation through the cabinet's own `Game` (the reference engine)."""
+
+    denom_cents: ClassVar[int] = 1
+
+    def game(self, paytable: Any) -> Game:
+        return game_class(self.game_id)(paytable)
+
+    @abstractmethod
+    def initial_pools(self, paytable: Any) -> dict[str, int]:
+        """The pools' seed values, in cents."""
+
+    @abstractmethod
+    def record(self, tally: Tally, outcome: Outcome, pools_before: Mapping[str, int]) -> None:
+        """Count the awards, result and jackpot of one outcome (returns and games are counted by the
+        lab)."""
+
+    def chunk_games(self, strategy: str) -> int:
+        return 2_000
+
+    def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int) -> Tally:
+        if strategy != self.reference_strategy:
+            raise LabError(f"{self.game_id} has no strategy '{strategy}' in the reference adapter")
+        game = self.game(paytable)
+        wager = game.default_wager(self.denom_cents)
+        rng = Rng.from_seed(seed)
+        pools = self.initial_pools(paytable)
+        tally = Tally()
+        returns: list[int] = []
+        for _ in range(games):
+            round_ = game.new_round(wager, rng, pools)
+            while not round_.finished:
+                round_.decide(round_.reference_decision())
+            outcome = round_.outcome()
+            self.record(tally, outcome, pools)
+            pools = dict(outcome.pools_cents) or pools
+            tally.games += 1
+            tally.stake += wager.stake_credits
+            tally.returns[outcome.win_credits] += 1
+            returns.append(outcome.win_credits)
+        tally.trace = segment_trace(returns)
+        return tally
+
+
+def adapter_for(game_id: str) -> LabAdapter:
+    """The lab adapter of a game, or a LabError naming the games the lab knows."""
+    try:
+        module_name, attr = ADAPTERS[game_id].split(":")
+    except KeyError:
+        raise LabError(f"the lab has no adapter for game '{game_id}'; known: {sorted(ADAPTERS)}") from None
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        raise LabError(f"the lab adapter for '{game_id}' ({module_name}) is not installed") from exc
+    adapter: LabAdapter = getattr(module, attr)()
+    return adapter

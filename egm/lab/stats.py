@@ -1,0 +1,230 @@
+"""Statistics for the lab: an exact, mergeable tally of simulated games and the figures drawn from it.
+
+A `Tally` holds integer counts only (credits, games, a histogram of per-game returns), so tallies of
+chunks merge exactly and in any order; every figure derived from it (`Summary`) is computed from those
+integers, with a float only at the end for display.
+
+Figures, per unit stake (x = return of one game / stake of one game):
+* RTP = total return / total stake (a Fraction).
+* sigma = the sample standard deviation of x.
+* 95% interval = RTP +- 1.959964 * sigma / sqrt(games) (normal approximation; the games of a chunk share
+  a carried jackpot, which the interval treats as independent).
+* volatility index (90%) = 1.644854 * sigma, the usual VI: the half-width of the band holding 90% of
+  a player's per-game results around the RTP, per unit stake and per sqrt(game).
+* hit frequency = games returning anything (return > 0) / games; win frequency = games returning more
+  than their stake / games.
+
+The chi-square distribution (for the RNG battery and award bounds) is computed here from the
+regularised incomplete gamma function, so no statistics package is needed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+Z95 = 1.959963984540054  # two-sided 95%
+Z90 = 1.6448536269514722  # two-sided 90%, the volatility index's constant
+TRACE_SEGMENTS = 8  # each chunk reports its return in this many equal segments, for convergence plots
+
+
+@dataclass
+class Tally:
+    """Integer totals of a run of games; `merge` adds another tally (chunk) into this one."""
+
+    games: int = 0
+    stake: int = 0  # credits staked (coin in)
+    returns: Counter[int] = field(default_factory=Counter)  # per-game return in credits -> games
+    awards: Counter[str] = field(default_factory=Counter)  # award name -> games it was hit in
+    results: Counter[str] = field(default_factory=Counter)  # who won the game -> games
+    jackpot_hits: Counter[str] = field(default_factory=Counter)  # side winning the jackpot -> times
+    jackpot_won: Counter[str] = field(default_factory=Counter)  # side -> jackpot credits taken
+    jackpot_paid_in: int = 0  # credits paid into the jackpot pool, by player and house
+    trace: list[tuple[int, int]] = field(default_factory=list)  # (games, return credits) in order
+
+    def merge(self, other: Tally) -> None:
+        self.games += other.games
+        self.stake += other.stake
+        self.returns.update(other.returns)
+        self.awards.update(other.awards)
+        self.results.update(other.results)
+        self.jackpot_hits.update(other.jackpot_hits)
+        self.jackpot_won.update(other.jackpot_won)
+        self.jackpot_paid_in += other.jackpot_paid_in
+        self.trace.extend(other.trace)
+
+    @property
+    def total_return(self) -> int:
+        return sum(value * count for value, count in self.returns.items())
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "games": self.games,
+            "stake": self.stake,
+            "returns": {str(k): v for k, v in sorted(self.returns.items())},
+            "awards": dict(self.awards),
+            "results": dict(self.results),
+            "jackpot_hits": dict(self.jackpot_hits),
+            "jackpot_won": dict(self.jackpot_won),
+            "jackpot_paid_in": self.jackpot_paid_in,
+        }
+
+
+def merge_in_order(tallies: list[Tally]) -> Tally:
+    """Merge chunk tallies given in chunk order (the trace keeps that order)."""
+    total = Tally()
+    for tally in tallies:
+        total.merge(tally)
+    return total
+
+
+def segment_trace(returns: list[int], segments: int = TRACE_SEGMENTS) -> list[tuple[int, int]]:
+    """A chunk's per-game returns, in order, cut into up to `segments` near-equal (games, return)
+    segments for the convergence plot."""
+    games = len(returns)
+    count = max(1, min(segments, games))
+    bounds = [games * i // count for i in range(count + 1)]
+    return [(b - a, sum(returns[a:b])) for a, b in zip(bounds, bounds[1:], strict=False)]
+
+
+@dataclass(frozen=True)
+class Summary:
+    games: int
+    rtp: Fraction
+    ci95: tuple[float, float]
+    sigma: float
+    volatility_index: float
+    hit_frequency: Fraction
+    win_frequency: Fraction
+    max_win_seen: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "games": self.games,
+            "rtp": float(self.rtp),
+            "ci95": list(self.ci95),
+            "sigma": self.sigma,
+            "volatility_index": self.volatility_index,
+            "hit_frequency": float(self.hit_frequency),
+            "win_frequency": float(self.win_frequency),
+            "max_win_seen": self.max_win_seen,
+        }
+
+
+def summarize(tally: Tally) -> Summary:
+    """The figures of a tally. Needs at least one game."""
+    n = tally.games
+    if n <= 0 or tally.stake <= 0:
+        raise ValueError("no games were simulated, so there is nothing to summarise")
+    total = tally.total_return
+    squares = sum(value * value * count for value, count in tally.returns.items())
+    rtp = Fraction(total, tally.stake)
+    unit = Fraction(tally.stake, n)  # the stake of one game (constant per game in the lab)
+    # sample variance of x = r / unit, exactly, then one square root
+    variance = (Fraction(squares) - Fraction(total * total, n)) / (max(n - 1, 1) * unit * unit)
+    sigma = math.sqrt(variance)
+    half = Z95 * sigma / math.sqrt(n)
+    hits = sum(count for value, count in tally.returns.items() if value > 0)
+    wins = sum(count for value, count in tally.returns.items() if value > unit)
+    return Summary(
+        games=n,
+        rtp=rtp,
+        ci95=(float(rtp) - half, float(rtp) + half),
+        sigma=sigma,
+        volatility_index=Z90 * sigma,
+        hit_frequency=Fraction(hits, n),
+        win_frequency=Fraction(wins, n),
+        max_win_seen=max(tally.returns),
+    )
+
+
+def convergence(tally: Tally) -> list[tuple[int, float]]:
+    """(games so far, RTP so far) after each trace segment, from the merged chunk-ordered trace."""
+    unit = Fraction(tally.stake, tally.games) if tally.games else Fraction(1)
+    points = []
+    games = 0
+    returned = 0
+    for seg_games, seg_return in tally.trace:
+        games += seg_games
+        returned += seg_return
+        if games:
+            points.append((games, float(Fraction(returned) / (unit * games))))
+    return points
+
+
+# --- distributions -------------------------------------------------------------------------------
+
+
+def _gamma_series(a: float, x: float) -> float:
+    """P(a, x), the regularised lower incomplete gamma, by its power series (x < a + 1)."""
+    term = total = 1.0 / a
+    k = a
+    for _ in range(10_000):
+        k += 1.0
+        term *= x / k
+        total += term
+        if abs(term) < abs(total) * 1e-15:
+            break
+    return total * math.exp(-x + a * math.log(x) - math.lgamma(a))
+
+
+def _gamma_fraction(a: float, x: float) -> float:
+    """Q(a, x), the regularised upper incomplete gamma, by Lentz's continued fraction (x >= a + 1)."""
+    tiny = 1e-300
+    b = x + 1.0 - a
+    c = 1.0 / tiny
+    d = 1.0 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1.0 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-15:
+            break
+    return math.exp(-x + a * math.log(x) - math.lgamma(a)) * h
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for X ~ chi-square with df degrees of freedom."""
+    if x <= 0:
+        return 1.0
+    a, half = df / 2.0, x / 2.0
+    if half < a + 1.0:
+        return 1.0 - _gamma_series(a, half)
+    return _gamma_fraction(a, half)
+
+
+def chi2_ppf(p: float, df: int) -> float:
+    """The x with P(X <= x) = p, by bisection on chi2_sf."""
+    low, high = 0.0, max(1.0, df * 10.0 + 100.0)
+    for _ in range(200):
+        mid = (low + high) / 2.0
+        if 1.0 - chi2_sf(mid, df) < p:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2.0
+
+
+def normal_two_sided_p(z: float) -> float:
+    return math.erfc(abs(z) / math.sqrt(2.0))
+
+
+def poisson_rate_bounds(count: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
+    """A two-sided confidence interval for a per-trial probability seen `count` times in `trials`
+    (Poisson/chi-square exact form; the low bound is 0 when count is 0 and the high bound is then the
+    one-sided bound, about 3/trials at 95%)."""
+    alpha = 1.0 - confidence
+    if count == 0:
+        return 0.0, -math.log(alpha) / trials
+    low = chi2_ppf(alpha / 2.0, 2 * count) / 2.0
+    high = chi2_ppf(1.0 - alpha / 2.0, 2 * count + 2) / 2.0
+    return low / trials, high / trials
