@@ -1,0 +1,186 @@
+"""One request/reply exchange on a serial line, with retries, reconnects and a communication fault.
+
+Every serial driver talks through a `SerialLink`. It opens the port through the injected factory,
+sends a request and reads until the protocol's parser yields one good frame. A malformed frame is
+discarded with a logged reason and the request is sent again. After `max_failures` failed
+exchanges in a row the link reports a `DeviceFault(kind="communication")`; the first good exchange
+afterwards reports `DeviceFaultCleared`. A port that raises (a socket closed, a USB adapter pulled)
+is closed and reopened on a later exchange, so a device that is unplugged and plugged back in
+recovers by itself.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+import serial
+
+from egm.clock import Clock
+from hardware.interfaces import DeviceFault, DeviceFaultCleared
+from hardware.serial.ports import LineSettings, Port, PortFactory, open_serial_port
+
+log = logging.getLogger(__name__)
+
+F = TypeVar("F")
+F_co = TypeVar("F_co", covariant=True)
+
+COMMUNICATION = "communication"
+
+
+@dataclass(frozen=True)
+class FrameError:
+    """Bytes that are not a valid frame, and why. Parsers return these; they never raise."""
+
+    reason: str
+    data: bytes
+
+
+class FrameParser(Protocol[F_co]):
+    """An incremental parser: feed bytes as they arrive, get whole frames or errors back."""
+
+    def feed(self, data: bytes) -> list[F_co | FrameError]: ...
+
+    def pending(self) -> bool:
+        """True while part of a frame is buffered, waiting for the rest."""
+
+    def reset(self) -> None: ...
+
+
+class SerialLink(Generic[F]):
+    """A supervised request/reply channel to one device."""
+
+    def __init__(
+        self,
+        device: str,
+        url: str,
+        settings: LineSettings,
+        clock: Clock,
+        *,
+        timeout_s: float = 0.2,
+        port_factory: PortFactory = open_serial_port,
+        attempts: int = 2,
+        max_failures: int = 3,
+        reconnect_interval_s: float = 1.0,
+    ) -> None:
+        self.device = device
+        self.url = url
+        self.settings = settings
+        self.clock = clock
+        self.timeout_s = timeout_s
+        self.port_factory = port_factory
+        self.attempts = attempts
+        self.max_failures = max_failures
+        self.reconnect_interval_s = reconnect_interval_s
+        self.port: Port | None = None
+        self.failures = 0
+        self.faulted = False
+        self.events: list[object] = []
+        self._last_try: float | None = None
+
+    # --- the port --------------------------------------------------------------------------
+    def _open(self) -> Port | None:
+        if self.port is None:
+            try:
+                self.port = self.port_factory(self.url, self.settings, self.timeout_s)
+            except (serial.SerialException, OSError, ValueError) as exc:
+                log.warning("%s: cannot open %s: %s", self.device, self.url, exc)
+                return None
+        return self.port
+
+    def close(self) -> None:
+        if self.port is not None:
+            try:
+                self.port.close()
+            except (serial.SerialException, OSError) as exc:
+                log.debug("%s: error closing %s: %s", self.device, self.url, exc)
+            self.port = None
+
+    # --- exchanges -------------------------------------------------------------------------
+    def exchange(self, request: bytes, parser: FrameParser[F]) -> F | None:
+        """Send `request` and return the device's reply frame, or None when it never came right.
+
+        While the link is faulted, only one attempt is made, and at most once per
+        `reconnect_interval_s`, so a dead device does not stall the cabinet's main loop.
+        """
+        attempts = self.attempts
+        if self.faulted:
+            now = self.clock.monotonic()
+            if self._last_try is not None and now - self._last_try < self.reconnect_interval_s:
+                return None
+            self._last_try = now
+            attempts = 1
+        for attempt in range(1, attempts + 1):
+            frame = self._attempt(request, parser)
+            if frame is not None:
+                self._succeeded()
+                return frame
+            log.info("%s: no valid reply (attempt %d of %d)", self.device, attempt, attempts)
+        self._failed()
+        return None
+
+    def send(self, request: bytes) -> bool:
+        """Send bytes that have no reply (e.g. an ID-003 ACK). False if the port failed."""
+        port = self._open()
+        if port is None:
+            return False
+        try:
+            port.write(request)
+        except (serial.SerialException, OSError) as exc:
+            log.warning("%s: write failed: %s", self.device, exc)
+            self.close()
+            return False
+        return True
+
+    def _attempt(self, request: bytes, parser: FrameParser[F]) -> F | None:
+        port = self._open()
+        if port is None:
+            return None
+        parser.reset()
+        try:
+            port.reset_input_buffer()
+            port.write(request)
+            while True:
+                chunk = port.read(max(1, port.in_waiting))
+                if not chunk:
+                    if parser.pending():
+                        log.warning("%s: discarded a short frame (the rest never came)", self.device)
+                    return None
+                garbled = False
+                for item in parser.feed(chunk):
+                    if isinstance(item, FrameError):
+                        log.warning("%s: discarded %s: %s", self.device, item.data.hex(" "), item.reason)
+                        garbled = True
+                    else:
+                        return item
+                if garbled and not parser.pending():
+                    return None
+        except (serial.SerialException, OSError) as exc:
+            log.warning("%s: port %s failed: %s; will reopen it", self.device, self.url, exc)
+            self.close()
+            return None
+
+    def _succeeded(self) -> None:
+        self.failures = 0
+        if self.faulted:
+            self.faulted = False
+            self._last_try = None
+            log.info("%s: answering again", self.device)
+            self.events.append(DeviceFaultCleared(self.device, COMMUNICATION))
+
+    def _failed(self) -> None:
+        self.failures += 1
+        if not self.faulted and self.failures >= self.max_failures:
+            self.faulted = True
+            self._last_try = self.clock.monotonic()
+            message = (
+                f"The {self.device.replace('_', ' ')} on {self.url} stopped answering "
+                f"({self.failures} exchanges failed); check its cable and power."
+            )
+            log.error(message)
+            self.events.append(DeviceFault(self.device, COMMUNICATION, message))
+
+    def take_events(self) -> list[object]:
+        events, self.events = self.events, []
+        return events
