@@ -1,0 +1,102 @@
+"""The cabinet's input events: everything that can happen to a cabinet arrives as one of these.
+
+Player and operator inputs are defined here; device reports (bills, tickets, doors, keys, faults)
+are the hardware layer's own event types, re-exported so that a front end (the emulator, autoplay,
+a test) imports every event from one place. `Cabinet.handle(event)` takes any of them and answers
+with a `Result`: accepted, or refused with a reason sentence (and then nothing changed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from egm.games.base import Decision, Wager
+from hardware.interfaces import (
+    BillEscrowed,
+    BillRejected,
+    BillReturned,
+    BillStacked,
+    ButtonChanged,
+    DeviceFault,
+    DeviceFaultCleared,
+    Door,
+    DoorChanged,
+    Key,
+    KeyTurned,
+    TicketFailed,
+    TicketPrinted,
+)
+
+__all__ = [
+    "BillEscrowed",
+    "BillRejected",
+    "BillReturned",
+    "BillStacked",
+    "ButtonChanged",
+    "CashOut",
+    "DeviceFault",
+    "DeviceFaultCleared",
+    "Door",
+    "DoorChanged",
+    "Key",
+    "KeyTurned",
+    "PlayerDecision",
+    "RamClear",
+    "Result",
+    "RunRomCheck",
+    "SelectGame",
+    "StartGame",
+    "TicketFailed",
+    "TicketPrinted",
+]
+
+
+@dataclass(frozen=True)
+class SelectGame:
+    """The player picks a game on the attract screen (one of config.games)."""
+
+    game_id: str
+
+
+@dataclass(frozen=True)
+class StartGame:
+    """Bet and deal. game_id None plays the selected game; wager None bets the game's default wager."""
+
+    game_id: str | None = None
+    wager: Wager | None = None
+
+
+@dataclass(frozen=True)
+class PlayerDecision:
+    """A decision for the round in progress (designate, set, house way, place...)."""
+
+    decision: Decision
+
+
+@dataclass(frozen=True)
+class CashOut:
+    """The player presses CASH OUT: a ticket below the hand-pay limit, a hand-pay lock-up at or above."""
+
+
+@dataclass(frozen=True)
+class RamClear:
+    """Operator menu only: wipe wager memory (meters, recall, log) and restart. Ends a RAM-error tilt."""
+
+
+@dataclass(frozen=True)
+class RunRomCheck:
+    """Operator menu only: verify the program and pay-table ROM now."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """The cabinet's answer to one event."""
+
+    accepted: bool
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        return self.accepted
+
+
+ACCEPTED = Result(True)
