@@ -37,13 +37,20 @@ def with_rom_section(config_text: str, manifest_path: Path, trusted_keys: list[P
     return text if count else config_text + "\n" + rom
 
 
+def sign_tree(root: Path, out_dir: Path, private_key: Path = DEV_PRIVATE_KEY,
+              public_key: Path = DEV_PUBLIC_KEY) -> SignedTree:
+    """Build and sign a manifest of `root` into `out_dir`, with a cabinet config that points at it."""
+    manifest_path = out_dir / "rom" / "manifest.json"
+    write_manifest(manifest_path, root)
+    sign_manifest(manifest_path, private_key)
+    config_path = out_dir / "cabinet.toml"
+    config_path.write_text(with_rom_section(DEFAULT_CABINET_CONFIG.read_text(encoding="utf-8"),
+                                            manifest_path, [public_key]), encoding="utf-8")
+    load_cabinet_config(config_path)  # the copy must still be a valid cabinet config
+    return SignedTree(root, manifest_path, [public_key], config_path)
+
+
 @pytest.fixture
 def signed_tree(tmp_path: Path) -> SignedTree:
-    manifest_path = tmp_path / "rom" / "manifest.json"
-    write_manifest(manifest_path, PROJECT_ROOT)
-    sign_manifest(manifest_path, DEV_PRIVATE_KEY)
-    config_path = tmp_path / "cabinet.toml"
-    config_path.write_text(with_rom_section(DEFAULT_CABINET_CONFIG.read_text(encoding="utf-8"),
-                                            manifest_path, [DEV_PUBLIC_KEY]), encoding="utf-8")
-    load_cabinet_config(config_path)  # the copy must still be a valid cabinet config
-    return SignedTree(PROJECT_ROOT, manifest_path, [DEV_PUBLIC_KEY], config_path)
+    """A signed manifest of the current project tree, with the development key."""
+    return sign_tree(PROJECT_ROOT, tmp_path)

@@ -138,7 +138,7 @@ def write_manifest(manifest_path: Path, root: Path = PROJECT_ROOT) -> Manifest:
 def sign_manifest(manifest_path: Path, key_path: Path) -> str:
     """Name the key's id in the manifest, then sign its exact bytes; return the key id."""
     private = load_private_key(key_path)
-    manifest = parse_manifest(manifest_path, _read(manifest_path))
+    manifest = read_manifest(manifest_path)
     signed = manifest.model_copy(update={"key_id": key_id(private.public_key())})
     data = manifest_bytes(signed)
     manifest_path.write_bytes(data)
@@ -152,6 +152,11 @@ def _read(manifest_path: Path) -> bytes:
     except OSError as exc:
         raise RomError(f"{manifest_path}: manifest unreadable ({exc.strerror}); run "
                        "'python tools/rom_refresh.py' or 'egm rom build'") from exc
+
+
+def read_manifest(manifest_path: Path) -> Manifest:
+    """The manifest's file list, structure checked but signature not (see load_verified_manifest)."""
+    return parse_manifest(manifest_path, _read(manifest_path))
 
 
 def check_path(path: str) -> str | None:

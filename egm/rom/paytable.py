@@ -20,7 +20,13 @@ from pydantic import BaseModel, Field, PositiveInt, ValidationError, create_mode
 from egm import games
 from egm.config import PROJECT_ROOT, Strict, format_validation_error
 from egm.rom.manifest import load_verified_manifest, resolve_paths
-from egm.rom.signing import RomError, load_trusted_keys, read_signature, signature_valid
+from egm.rom.signing import (
+    RomError,
+    detached_signature_path,
+    load_trusted_keys,
+    read_signature,
+    signature_valid,
+)
 
 
 class PaytableError(RomError):
@@ -94,7 +100,7 @@ def _check_signed(path: Path, data: bytes, root: Path, trusted_keys: Sequence[Pa
                                     f"manifest's {listed[relative]}; restore the approved file or run "
                                     "'python tools/rom_refresh.py' (development only)")
             return
-    sig_path = path.with_name(path.name + ".sig")
+    sig_path = detached_signature_path(path)
     if not sig_path.exists():
         raise PaytableError(f"{path}: refused, it is unsigned (not in the signed manifest and no "
                             f"{sig_path.name}); sign it with 'egm rom sign --key PATH --detached {path}'")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import getpass
 import hashlib
 import os
+import re
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
@@ -84,13 +85,33 @@ def generate_key_pair(prefix: Path) -> str:
     private = Ed25519PrivateKey.generate()
     pem = private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                 serialization.NoEncryption())
-    fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as out:
-        out.write(pem)
     public = private.public_key()
-    pub_path.write_bytes(public.public_bytes(serialization.Encoding.PEM,
-                                             serialization.PublicFormat.SubjectPublicKeyInfo))
+    try:
+        fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # owner-only from birth
+        with os.fdopen(fd, "wb") as out:
+            out.write(pem)
+        pub_path.write_bytes(public.public_bytes(serialization.Encoding.PEM,
+                                                 serialization.PublicFormat.SubjectPublicKeyInfo))
+    except OSError as exc:
+        raise RomError(f"{exc.filename}: cannot write the key ({exc.strerror}); check the --out "
+                       "directory") from exc
     return key_id(public)
+
+
+def sign_file(path: Path, key_path: Path) -> tuple[Path, str]:
+    """Write a detached signature of `path` to `path`.sig; return its path and the key id."""
+    private = load_private_key(key_path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RomError(f"{path}: cannot read the file to sign ({exc.strerror}); check the path") from exc
+    sig_path = detached_signature_path(path)
+    write_signature(sig_path, private.sign(data))
+    return sig_path, key_id(private.public_key())
+
+
+def detached_signature_path(path: Path) -> Path:
+    return path.with_name(path.name + ".sig")
 
 
 def write_signature(path: Path, signature: bytes) -> None:
@@ -98,21 +119,24 @@ def write_signature(path: Path, signature: bytes) -> None:
 
 
 def read_signature(path: Path) -> bytes:
-    """The signature in a signature file; RomError if missing, not hex, or truncated."""
+    """The signature in a signature file; RomError if missing, not hex, or truncated.
+
+    The format is strict (lower- or upper-case hex, one optional final newline): the file is
+    machine-written, and any other byte in it is damage.
+    """
     try:
-        text = path.read_text(encoding="ascii").strip()
+        text = path.read_text(encoding="ascii")
     except FileNotFoundError as exc:
         raise RomError(f"{path}: signature file missing; sign with 'egm rom sign --key PATH'") from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise RomError(f"{path}: signature file unreadable ({exc}); sign again") from exc
-    try:
-        signature = bytes.fromhex(text)
-    except ValueError as exc:
-        raise RomError(f"{path}: signature is not hexadecimal; sign again") from exc
-    if len(signature) != SIGNATURE_BYTES:
-        raise RomError(f"{path}: signature is {len(signature)} bytes, expected {SIGNATURE_BYTES} "
-                       "(truncated or damaged); sign again")
-    return signature
+    digits = text.removesuffix("\n")
+    if not re.fullmatch(r"[0-9a-fA-F]*", digits):
+        raise RomError(f"{path}: signature is not hexadecimal digits; sign again")
+    if len(digits) != 2 * SIGNATURE_BYTES:
+        raise RomError(f"{path}: signature is {len(digits) / 2:g} bytes ({len(digits)} hex digits), "
+                       f"expected {SIGNATURE_BYTES} (truncated or damaged); sign again")
+    return bytes.fromhex(digits)
 
 
 def signature_valid(public_key: Ed25519PublicKey, signature: bytes, data: bytes) -> bool:

@@ -1,0 +1,120 @@
+"""`egm rom`: the lab and maintenance tools for the program ROM and pay-table ROM.
+
+Exit codes: 0 success; 1 the ROM failed a check, or a file, key or argument was unusable (the reason
+is printed on stderr as a sentence naming the file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from egm.config import PROJECT_ROOT
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    rom = subparsers.add_parser("rom", help="build, sign and verify the program ROM; GAT HMAC; keys")
+    commands = rom.add_subparsers(dest="rom_command", required=True, metavar="ROM_COMMAND")
+
+    Handler = Callable[[argparse.Namespace], int]
+
+    def add(name: str, help_text: str, handler: Handler) -> argparse.ArgumentParser:
+        parser = commands.add_parser(name, help=help_text, description=help_text)
+        parser.set_defaults(handler=handler)
+        parser.add_argument("--root", type=Path, default=PROJECT_ROOT,
+                            help="project root holding egm/, hardware/, paytables/ (default: this tree)")
+        parser.add_argument("--manifest", type=Path, default=None,
+                            help="manifest path (default: [rom] manifest in the cabinet config)")
+        return parser
+
+    add("build", "write the manifest (unsigned) of every firmware file", _build)
+    sign = add("sign", "sign the manifest, or one file with --detached, with an Ed25519 private key", _sign)
+    sign.add_argument("--key", type=Path, required=True, help="private key file (PEM), e.g. PREFIX.key")
+    sign.add_argument("--detached", type=Path, metavar="FILE",
+                      help="sign FILE (e.g. a pay table from elsewhere) into FILE.sig instead")
+    verify = add("verify", "check the manifest's signature, every listed file, and for unlisted files",
+                 _verify)
+    verify.add_argument("--trusted-key", type=Path, action="append", dest="trusted_keys",
+                        help="trusted public key (repeatable; default: [rom] trusted_keys in the config)")
+    mac = add("hmac", "print HMAC-SHA1 over the ROM image in manifest order (GAT-style check)", _hmac)
+    mac.add_argument("--seed", required=True, help="HMAC key as hex digits, e.g. 00112233")
+    keygen = commands.add_parser("keygen", help="write a new Ed25519 key pair PREFIX.key and PREFIX.pub")
+    keygen.add_argument("--out", type=Path, required=True, metavar="PREFIX")
+    keygen.set_defaults(handler=_keygen)
+
+
+def _fail(message: str) -> int:
+    print(message, file=sys.stderr)
+    return 1
+
+
+def _manifest_path(args: argparse.Namespace) -> Path:
+    from egm.rom.manifest import configured_paths
+
+    return args.manifest or configured_paths(root=args.root)[0]
+
+
+def _build(args: argparse.Namespace) -> int:
+    from egm.rom.manifest import write_manifest
+
+    path = _manifest_path(args)
+    manifest = write_manifest(path, args.root)
+    print(f"{path}: {len(manifest.files)} files; unsigned until 'egm rom sign --key PATH'")
+    return 0
+
+
+def _sign(args: argparse.Namespace) -> int:
+    from egm.rom.manifest import sign_manifest
+    from egm.rom.signing import RomError, sign_file
+
+    try:
+        if args.detached is not None:
+            sig_path, key_id = sign_file(args.detached, args.key)
+            print(f"{sig_path}: signed with key {key_id}")
+        else:
+            path = _manifest_path(args)
+            key_id = sign_manifest(path, args.key)
+            print(f"{path}: signed with key {key_id}")
+    except RomError as exc:
+        return _fail(str(exc))
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from egm.rom.manifest import verify_rom
+
+    check = verify_rom(args.root, args.trusted_keys, args.manifest)
+    for problem in check.problems:
+        print(problem)
+    if not check.ok:
+        print(f"ROM FAILED: {len(check.problems)} problem(s)", file=sys.stderr)
+        return 1
+    kind = " (DEVELOPMENT key: a kiosk refuses it)" if check.is_development_key else ""
+    print(f"ROM OK: {check.file_count} files, signed with key {check.key_id}{kind}")
+    return 0
+
+
+def _hmac(args: argparse.Namespace) -> int:
+    from egm.rom.gat import parse_seed, rom_hmac
+    from egm.rom.manifest import read_manifest
+    from egm.rom.signing import RomError
+
+    try:
+        seed = parse_seed(args.seed)
+        print(rom_hmac(read_manifest(_manifest_path(args)), args.root, seed))
+    except RomError as exc:
+        return _fail(str(exc))
+    return 0
+
+
+def _keygen(args: argparse.Namespace) -> int:
+    from egm.rom.signing import RomError, generate_key_pair
+
+    try:
+        key_id = generate_key_pair(args.out)
+    except RomError as exc:
+        return _fail(str(exc))
+    print(f"{args.out}.key (private: keep it off the cabinet) and {args.out}.pub written; key id {key_id}")
+    return 0
