@@ -1,0 +1,216 @@
+"""Poker Grid on the cabinet: the `Game` plug-in.
+
+The stake buys one game against machine opponents (the pay table's default count, or any count up to
+its maximum). The customer (seat 0) places a card with `Decision("place", {"card": "As", "row": r,
+"col": c})`; the machine opponents' turns follow at once, by the pay table's machine strategy, so the
+turn is the customer's again whenever the round waits for a decision. When every card is played the
+result pays by margin, plus an award for each premium hand the customer made (see `paytable`).
+
+>>> from types import SimpleNamespace
+>>> from egm.games.poker_grid.paytable import EXAMPLE, PokerGridRules
+>>> header = SimpleNamespace(strategy="grid-opponent/1", default_bet_credits=1)
+>>> game = PokerGrid(SimpleNamespace(header=header, rules=PokerGridRules.model_validate(EXAMPLE)))
+>>> round_ = game.new_round(game.default_wager(1), Rng.from_seed(7), {})
+>>> round_.step, len(round_.view()["hand"])
+('play', 5)
+>>> while not round_.finished:
+...     round_.decide(round_.reference_decision())
+>>> game.restore(round_.to_record()).view() == round_.view(), len(round_.to_record()["moves"])
+(True, 52)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from egm.cards import DECK_SIZE, JOKER_TEXT, Card
+from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, Wager
+from egm.games.poker_grid.board import EMPTY, WILD, Layout
+from egm.games.poker_grid.paytable import PokerGridRules
+from egm.games.poker_grid.strategy import MACHINE_STRATEGIES, Strategy
+from egm.games.poker_grid.table import IllegalPlacement, Move, Table
+from egm.rng import Rng
+
+CUSTOMER = 0
+
+
+def move_json(layout: Layout, move: Move) -> dict[str, Any]:
+    """A move as the replay contract and recall show it."""
+    row, col = layout.row_col(move.square)
+    return {
+        "seat": move.seat,
+        "card": str(Card(move.card)),
+        "row": row,
+        "col": col,
+        "line": move.play.line,
+        "cells": [list(layout.row_col(square)) for square in move.play.squares],
+        "category": move.play.hand or "none",
+        "points": move.play.points,
+    }
+
+
+class PokerGrid(Game):
+    game_id: ClassVar[str] = "poker-grid"
+    title: ClassVar[str] = "Poker Grid"
+    steps: ClassVar[tuple[str, ...]] = ("play", "complete")
+
+    def __init__(self, paytable: Any) -> None:
+        super().__init__(paytable)
+        self.rules: PokerGridRules = paytable.rules
+        strategy = paytable.header.strategy
+        if strategy not in MACHINE_STRATEGIES:
+            raise ValueError(
+                f"pay table strategy '{strategy}' is not a Poker Grid machine strategy; "
+                f"use one of {sorted(MACHINE_STRATEGIES)}"
+            )
+        self.strategy: Strategy = MACHINE_STRATEGIES[strategy]
+        self.layout = Layout.from_rules(self.rules)
+
+    def default_wager(self, denom_cents: int) -> Wager:
+        bet = self.paytable.header.default_bet_credits
+        return Wager(bet_credits=bet, stake_credits=bet, denom_cents=denom_cents)
+
+    def new_round(
+        self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int], opponents: int | None = None
+    ) -> PokerGridRound:
+        """Shuffle the deck (the round's only randomness) and deal. `opponents` defaults to the pay
+        table's `opponents_default` and may be 1 .. `opponents_max`."""
+        opponents = self.rules.opponents_default if opponents is None else opponents
+        if not 1 <= opponents <= self.rules.opponents_max:
+            raise ValueError(
+                f"this pay table allows 1 to {self.rules.opponents_max} opponents, not {opponents}"
+            )
+        deck = list(range(DECK_SIZE))
+        rng.shuffle(deck)
+        return PokerGridRound(self, wager, Table(self.layout, self.rules.hand_size, 1 + opponents, deck))
+
+    def restore(self, record: Mapping[str, Any]) -> PokerGridRound:
+        wager = Wager(**record["wager"])
+        return PokerGridRound(self, wager, Table.from_record(self.layout, self.rules.hand_size, record))
+
+
+class PokerGridRound(Round):
+    def __init__(self, game: PokerGrid, wager: Wager, table: Table) -> None:
+        self.game = game
+        self.wager = wager
+        self.table = table
+        self._machine_turns()
+
+    @property
+    def step(self) -> str:
+        return "complete" if self.table.finished else "play"
+
+    def _machine_turns(self) -> None:
+        """Play the machine opponents until the customer is to move or the game is over."""
+        while not self.table.finished and self.table.turn != CUSTOMER:
+            card, square = self.game.strategy(self.table)
+            self.table.place(self.table.turn, card, square)
+
+    def _parse(self, decision: Decision) -> tuple[int, int, int]:
+        """(seat, card, square) of a placement decision, or DecisionRefused naming what is wrong."""
+        if decision.kind != "place":
+            raise DecisionRefused(f"Poker Grid takes 'place' decisions, not '{decision.kind}'")
+        args = decision.args
+        seat = args.get("seat", CUSTOMER)
+        row, col, text = args.get("row"), args.get("col"), args.get("card")
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (seat, row, col)):
+            raise DecisionRefused("a placement needs whole-number 'row' and 'col' (and 'seat', if given)")
+        if not isinstance(text, str):
+            raise DecisionRefused("a placement needs the 'card' to play, written like 'As' or 'JK'")
+        try:
+            card = Card.parse(text).index
+            square = self.game.layout.square(row, col)
+        except ValueError as exc:
+            raise DecisionRefused(str(exc)) from exc
+        if text == JOKER_TEXT:  # either joker: the one the seat holds
+            card = next((c for c in self.table.hands[CUSTOMER] if Card(c).is_joker), card)
+        return seat, card, square
+
+    def decide(self, decision: Decision) -> None:
+        seat, card, square = self._parse(decision)
+        if seat != CUSTOMER:
+            raise DecisionRefused(f"the customer plays seat {CUSTOMER}; seat {seat} is a machine opponent")
+        try:
+            self.table.place(seat, card, square)
+        except IllegalPlacement as exc:
+            raise DecisionRefused(str(exc)) from exc
+        self._machine_turns()
+
+    def reference_decision(self) -> Decision:
+        card, square = self.game.strategy(self.table)
+        row, col = self.game.layout.row_col(square)
+        return Decision("place", {"card": str(Card(card)), "row": row, "col": col})
+
+    @property
+    def margin(self) -> int:
+        """The customer's score minus the best opponent's."""
+        scores = self.table.scores
+        return scores[CUSTOMER] - max(scores[1:])
+
+    def awards(self) -> list[str]:
+        """The premium hands the customer made that carry an award, in order of play."""
+        awards = self.game.rules.hand_awards
+        return [
+            move.play.hand
+            for move in self.table.moves
+            if move.seat == CUSTOMER and move.play.hand and awards.for_hand(move.play.hand)
+        ]
+
+    @property
+    def result(self) -> str:
+        return "win" if self.margin > 0 else "tie" if self.margin == 0 else "loss"
+
+    def outcome(self) -> Outcome:
+        if not self.finished:
+            raise RuntimeError("the game is not over yet; the outcome exists once every card is played")
+        rules = self.game.rules
+        awards = self.awards()
+        pays = rules.result_pays(self.margin) + sum(rules.hand_awards.for_hand(hand) for hand in awards)
+        return Outcome(
+            win_credits=pays * self.wager.bet_credits,
+            result_code={"win": "W", "tie": "T", "loss": "L"}[self.result] + f"{self.margin:+d}",
+            summary={
+                "result": self.result,
+                "margin": self.margin,
+                "scores": list(self.table.scores),
+                "awards": awards,
+            },
+        )
+
+    def to_record(self) -> dict[str, Any]:
+        wager = {
+            "bet_credits": self.wager.bet_credits,
+            "stake_credits": self.wager.stake_credits,
+            "denom_cents": self.wager.denom_cents,
+        }
+        return {"wager": wager, **self.table.to_record()}
+
+    def view(self) -> dict[str, Any]:
+        layout = self.game.layout
+        table = self.table
+
+        def shown(held: int) -> str:
+            return "" if held == EMPTY else "W" if held == WILD else str(Card(held))
+
+        last = [move_json(layout, move) for move in table.moves[self._last_customer_move() :]]
+        return {
+            "game": self.game.game_id,
+            "step": self.step,
+            "rows": layout.rows,
+            "cols": layout.cols,
+            "board": [[shown(table.position[r * layout.cols + c]) for c in range(layout.cols)]
+                      for r in range(layout.rows)],
+            "hand": [str(Card(card)) for card in table.hands[CUSTOMER]],
+            "legal": [] if self.finished else [list(layout.row_col(s)) for s in table.legal_squares()],
+            "last_plays": last,
+            "scores": list(table.scores),
+            "draw_pile": len(table.draw_pile),
+            "opponent_cards": [len(hand) for hand in table.hands[1:]],
+            "result": self.result if self.finished else None,
+        }
+
+    def _last_customer_move(self) -> int:
+        """The index of the customer's latest move (the plays since then are the ones to show)."""
+        indices = [i for i, move in enumerate(self.table.moves) if move.seat == CUSTOMER]
+        return indices[-1] if indices else len(self.table.moves)

@@ -1,0 +1,146 @@
+"""The `[game]` table of a Poker Grid pay table: the board, the seats, and what the result pays.
+
+Every pay is a whole number of credits per bet credit, so a win is always a whole number of credits.
+The result pays by margin (the customer's score minus the best opponent's score): the highest
+`win_pays` tier whose `min_margin` the margin reaches, `tie_pays` on a tie, nothing on a loss.
+On top, each premium hand the customer makes pays its `hand_awards` value, once per placement.
+
+>>> rules = PokerGridRules.model_validate(EXAMPLE)
+>>> rules.result_pays(0), rules.result_pays(1), rules.result_pays(30), rules.result_pays(-4)
+(1, 1, 3, 0)
+>>> from pydantic import ValidationError
+>>> try:
+...     PokerGridRules.model_validate({**EXAMPLE, "wild_spaces": [[3, 2], [5, 5]]})
+... except ValidationError as exc:
+...     print(exc.errors()[0]["msg"])
+Value error, square [3, 2] is both a starter space and a wild space; give each space one role
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import Field, model_validator
+
+from egm.cards import DECK_SIZE
+from egm.config import Strict
+
+Square = Annotated[list[Annotated[int, Field(ge=0)]], Field(min_length=2, max_length=2)]
+
+EXAMPLE: dict[str, Any] = {
+    "rows": 7,
+    "cols": 8,
+    "starter_spaces": [[3, 2], [3, 5]],
+    "wild_spaces": [[1, 4], [5, 3]],
+    "hand_size": 5,
+    "opponents_default": 1,
+    "opponents_max": 3,
+    "tie_pays": 1,
+    "win_pays": [{"min_margin": 1, "pays": 1}, {"min_margin": 6, "pays": 2}, {"min_margin": 25, "pays": 3}],
+    "hand_awards": {"straight_flush": 2, "royal_flush": 5, "five_of_a_kind": 5},
+}
+
+
+class MarginPay(Strict):
+    """A win by at least `min_margin` points pays `pays` credits per bet credit."""
+
+    min_margin: int = Field(ge=1)
+    pays: int = Field(ge=0)
+
+
+class HandAwards(Strict):
+    """Credits per bet credit for each premium hand the customer makes (per placement)."""
+
+    four_of_a_kind: int = Field(default=0, ge=0)
+    straight_flush: int = Field(default=0, ge=0)
+    royal_flush: int = Field(default=0, ge=0)
+    five_of_a_kind: int = Field(default=0, ge=0)
+
+    def for_hand(self, hand: str) -> int:
+        """The award for a hand name ("pair" .. "five_of_a_kind"); 0 for a hand with no award."""
+        return getattr(self, hand) if hand in type(self).model_fields else 0
+
+
+class PokerGridRules(Strict):
+    """Board geometry, seats and pays. Rows and columns are numbered from 0, top left."""
+
+    rows: int = Field(ge=1)
+    cols: int = Field(ge=1)
+    starter_spaces: list[Square] = Field(min_length=2, max_length=2)
+    wild_spaces: list[Square] = Field(min_length=2, max_length=2)
+    hand_size: int = Field(default=5, ge=1, le=10)
+    opponents_default: int = Field(default=1, ge=1, le=3)
+    opponents_max: int = Field(default=1, ge=1, le=3)
+    tie_pays: int = Field(ge=0)
+    win_pays: list[MarginPay] = Field(min_length=1)
+    hand_awards: HandAwards = HandAwards()
+
+    @model_validator(mode="after")
+    def _check(self) -> PokerGridRules:
+        spaces = self.rows * self.cols
+        wilds = len(self.wild_spaces)
+        if spaces - wilds != DECK_SIZE:
+            raise ValueError(
+                f"the board has {spaces - wilds} card spaces but every one of the {DECK_SIZE} cards is "
+                "played onto its own space; make rows x cols minus the wild spaces equal 54"
+            )
+        seen: dict[tuple[int, int], str] = {}
+        for role, squares in (("starter", self.starter_spaces), ("wild", self.wild_spaces)):
+            for row, col in squares:
+                if row >= self.rows or col >= self.cols:
+                    raise ValueError(
+                        f"{role} space [{row}, {col}] is off the {self.rows} x {self.cols} board"
+                    )
+                if (row, col) in seen:
+                    other = seen[(row, col)]
+                    raise ValueError(
+                        f"square [{row}, {col}] is both a {other} space and a {role} space; "
+                        "give each space one role"
+                    )
+                seen[(row, col)] = role
+        (row_a, col_a), (row_b, col_b) = self.wild_spaces
+        if sorted((abs(row_a - row_b), abs(col_a - col_b))) == [0, 2]:
+            raise ValueError(
+                "the wild spaces are two apart in one line, so one card could join both in one hand; "
+                "move them further apart"
+            )
+        if self.opponents_default > self.opponents_max:
+            raise ValueError("opponents_default exceeds opponents_max; lower it or raise the maximum")
+        seats = 1 + self.opponents_max
+        if seats * self.hand_size + len(self.starter_spaces) > DECK_SIZE:
+            raise ValueError(
+                f"{seats} seats of {self.hand_size} cards and the starters need more than 54 cards; "
+                "lower hand_size or opponents_max"
+            )
+        margins = [tier.min_margin for tier in self.win_pays]
+        if margins != sorted(set(margins)) or margins[0] != 1:
+            raise ValueError("win_pays tiers must start at min_margin 1 and rise strictly")
+        self._check_connected()
+        return self
+
+    def _check_connected(self) -> None:
+        """Every card space must be reachable from a starter through card spaces (wild spaces are not
+        cards, so a card may never be placed next to a wild space alone): then a seat always has a
+        legal square while any card space is empty."""
+        wild = {tuple(square) for square in self.wild_spaces}
+        frontier = [tuple(square) for square in self.starter_spaces]
+        reached = set(frontier)
+        while frontier:
+            row, col = frontier.pop()
+            for nxt in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                if 0 <= nxt[0] < self.rows and 0 <= nxt[1] < self.cols and nxt not in wild | reached:
+                    reached.add(nxt)
+                    frontier.append(nxt)
+        if len(reached) != self.rows * self.cols - len(wild):
+            raise ValueError(
+                "some card spaces can only be reached through a wild space; move the wild spaces so "
+                "that every card space connects to a starter space through card spaces"
+            )
+
+    def result_pays(self, margin: int) -> int:
+        """Credits per bet credit for the result: margin = customer score - best opponent score."""
+        if margin < 0:
+            return 0
+        if margin == 0:
+            return self.tie_pays
+        return max(tier.pays for tier in self.win_pays if tier.min_margin <= margin)
