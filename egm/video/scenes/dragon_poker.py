@@ -1,0 +1,538 @@
+"""The Dragon Poker table: designate four face-down hands, set the player's hand, and watch the
+dealer's and the Dragon's hands revealed in the patent's order (claim 1, [0025]) with row-by-row
+results, the points ledger, the running jackpot and the scoreboard.
+
+Steps of the round's view: "designate" -> "set" -> "complete". On "complete" the scene plays the
+reveal in phases: the player's set hand; the dealer's hand revealed and set; player vs dealer row by
+row; the Dragon's hand revealed and set; each row's winner vs the Dragon; the points. Input that would
+play during the reveal is refused (`busy`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from egm.events import PlayerDecision
+from egm.games.base import Decision
+from egm.video.scene import Frame, Resources, Scene
+from egm.video.scenes import dragon_view as dv
+from egm.video.theme import (
+    BLUE,
+    CYAN,
+    DRAGON_RED,
+    FELT,
+    FELT_DARK,
+    FELT_EDGE,
+    GOLD,
+    GREY,
+    LIGHT_GREY,
+    WHITE,
+    Kit,
+    money,
+    panel,
+)
+from egm.video.widgets import Button, draw_all, hit, label_box
+
+FELT_RECT = pygame.Rect(20, 120, 1580, 800)
+SIDE_RECT = pygame.Rect(1620, 120, 280, 800)
+ROLE_COLOURS = {"player": BLUE, "dealer": GREY, "dragon": DRAGON_RED}
+ROLE_TITLES = {"player": "PLAYER", "dealer": "DEALER", "dragon": "DRAGON"}
+SIDE_NAMES = {"P": "Player", "H": "Dealer", "D": "Dragon"}
+
+# Reveal phases on "complete", seconds after the settled view first appears.
+PHASE_S = 0.9
+PHASES = ("player", "dealer", "player_vs_dealer", "dragon", "vs_dragon", "points")
+REVEAL_S = PHASE_S * (len(PHASES) - 1)
+
+# Designate layout: four rows of 13 face-down cards.
+DESIGNATE_CARD_W = 92
+DESIGNATE_STEP = 58
+DESIGNATE_X = 190
+DESIGNATE_Y = (150, 340, 530, 720)
+
+# Set layout: three row zones above the 13-card hand.
+SET_CARD_W = 118
+SET_STEP = 128
+ZONE_X = 230
+ZONE_Y = {"front": 140, "middle": 330, "back": 520}
+POOL_Y = 730
+POOL_CARD_W = 100
+POOL_STEP = 106
+POOL_X = 60
+
+# Reveal layout: three seats side by side, rows top to bottom.
+REVEAL_CARD_W = 80
+REVEAL_STEP = 86
+SEAT_X = {"player": 190, "dealer": 650, "dragon": 1110}
+REVEAL_ROW_Y = {"front": 200, "middle": 370, "back": 540}
+
+
+def zone_rect(row: str) -> pygame.Rect:
+    return pygame.Rect(ZONE_X - 10, ZONE_Y[row] - 10, SET_STEP * 5 + 10, round(SET_CARD_W * 1.4) + 20)
+
+
+POOL_RECT = pygame.Rect(
+    POOL_X - 10, POOL_Y - 10, POOL_STEP * 12 + POOL_CARD_W + 20, round(POOL_CARD_W * 1.4) + 20
+)
+
+
+@dataclass
+class Drag:
+    index: int  # position in the player's 13 cards
+    start: tuple[int, int]
+    pos: tuple[int, int]
+
+    @property
+    def moved(self) -> bool:
+        return abs(self.pos[0] - self.start[0]) + abs(self.pos[1] - self.start[1]) > 12
+
+
+class DragonPokerScene(Scene):
+    name = "dragon-poker"
+    game_id = "dragon-poker"
+
+    def __init__(self, res: Resources) -> None:
+        super().__init__(res)
+        self.chosen: list[str] = []  # hand labels picked, in role order player, dealer, dragon
+        self.placed: dict[int, str] = {}  # card position -> row
+        self.drag: Drag | None = None
+        self.round_key: Any = None
+        self.reveal_start: float | None = None
+
+    # --- state ------------------------------------------------------------------------------------
+    def enter(self, frame: Frame) -> None:
+        self._sync(frame, entering=True)
+
+    def _sync(self, frame: Frame, entering: bool = False) -> None:
+        """Reset presentation state when a new round or step arrives."""
+        view = frame.game
+        key = (view.get("round_id"), dv.step(view), tuple(dv.designation(view).items()))
+        if key == self.round_key:
+            return
+        self.round_key = key
+        self.chosen, self.placed, self.drag = [], {}, None
+        if dv.step(view) == "complete":
+            # A finished round seen on entry (power-up, recall) is shown settled, without the reveal.
+            self.reveal_start = frame.now - REVEAL_S if entering else frame.now
+        else:
+            self.reveal_start = None
+
+    def phase(self, frame: Frame) -> int:
+        """Index into PHASES of the reveal reached now (the last when settled or not revealing)."""
+        if self.reveal_start is None:
+            return len(PHASES) - 1
+        return min(len(PHASES) - 1, int((frame.now - self.reveal_start) / PHASE_S))
+
+    def busy(self, frame: Frame) -> bool:
+        self._sync(frame)
+        return dv.step(frame.game) == "complete" and self.phase(frame) < len(PHASES) - 1
+
+    # --- input ------------------------------------------------------------------------------------
+    def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
+        self._sync(frame)
+        step = dv.step(frame.game)
+        if step == "designate":
+            return self._handle_designate(event)
+        if step == "set":
+            return self._handle_set(event, frame)
+        return []
+
+    def _decision(self, kind: str, **args: Any) -> list[object]:
+        return [PlayerDecision(Decision(kind, args))]
+
+    def designate_buttons(self) -> list[Button]:
+        ready = len(self.chosen) == 3
+        return [
+            Button(
+                "confirm", "CONFIRM\nHANDS", pygame.Rect(1300, 560, 260, 110), "flash" if ready else "off"
+            ),
+            Button("clear", "CLEAR", pygame.Rect(1300, 700, 260, 90), "on" if self.chosen else "off"),
+        ]
+
+    def hand_rect(self, label: str) -> pygame.Rect:
+        y = DESIGNATE_Y[dv.HAND_LABELS.index(label)]
+        return pygame.Rect(
+            DESIGNATE_X, y, DESIGNATE_STEP * 12 + DESIGNATE_CARD_W, round(DESIGNATE_CARD_W * 1.4)
+        )
+
+    def _handle_designate(self, event: pygame.event.Event) -> list[object]:
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4):
+                self._choose(dv.HAND_LABELS[event.key - pygame.K_1])
+            elif event.key == pygame.K_BACKSPACE and self.chosen:
+                self.chosen.pop()
+            elif event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER) and len(self.chosen) == 3:
+                return self._designate()
+            return []
+        if event.type != pygame.MOUSEBUTTONUP:
+            return []
+        button = hit(self.designate_buttons(), event.pos)
+        if button is not None:
+            if button.action == "confirm":
+                return self._designate()
+            self.chosen.clear()
+            return []
+        for label in dv.HAND_LABELS:
+            if self.hand_rect(label).collidepoint(event.pos):
+                self._choose(label)
+        return []
+
+    def _choose(self, label: str) -> None:
+        if label in self.chosen:
+            self.chosen.remove(label)  # touching a designated hand takes its role back
+        elif len(self.chosen) < 3:
+            self.chosen.append(label)
+
+    def _designate(self) -> list[object]:
+        roles = dict(zip(dv.ROLES, self.chosen, strict=True))
+        return self._decision("designate", **roles)
+
+    def set_buttons(self) -> list[Button]:
+        complete = len(self.placed) == 13
+        return [
+            Button("set", "SET HAND", pygame.Rect(1310, 150, 260, 110), "flash" if complete else "off"),
+            Button("house_way", "HOUSE\nWAY", pygame.Rect(1310, 290, 260, 110), "on"),
+            Button("clear", "CLEAR", pygame.Rect(1310, 430, 260, 90), "on" if self.placed else "off"),
+        ]
+
+    def _handle_set(self, event: pygame.event.Event, frame: Frame) -> list[object]:
+        cards = dv.role_cards(frame.game, "player")
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_BACKSPACE:
+                self.placed.clear()
+            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and len(self.placed) == 13:
+                return self._set(cards)
+            return []
+        if event.type == pygame.MOUSEBUTTONDOWN:
+            index = self.card_at(event.pos, len(cards))
+            self.drag = Drag(index, event.pos, event.pos) if index is not None else None
+            return []
+        if event.type == pygame.MOUSEMOTION and self.drag is not None:
+            self.drag.pos = event.pos
+            return []
+        if event.type != pygame.MOUSEBUTTONUP:
+            return []
+        drag, self.drag = self.drag, None
+        if drag is not None:
+            drag.pos = event.pos
+            if drag.moved:
+                self._drop(drag.index, event.pos)
+            else:
+                self._tap(drag.index)
+            return []
+        button = hit(self.set_buttons(), event.pos)
+        if button is None:
+            return []
+        if button.action == "set":
+            return self._set(cards)
+        if button.action == "house_way":
+            return self._decision("house_way")
+        self.placed.clear()
+        return []
+
+    def _set(self, cards: dv.Cards) -> list[object]:
+        rows = {row: [cards[i] for i in sorted(self.placed) if self.placed[i] == row] for row in dv.ROWS}
+        return self._decision("set", front=rows["front"], middle=rows["middle"])
+
+    def row_members(self, row: str) -> list[int]:
+        return sorted(i for i, r in self.placed.items() if r == row)
+
+    def _tap(self, index: int) -> None:
+        if index in self.placed:
+            del self.placed[index]
+            return
+        for row in dv.ROWS:
+            if len(self.row_members(row)) < dv.ROW_SIZES[row]:
+                self.placed[index] = row
+                break
+        self._fill_back()
+
+    def _drop(self, index: int, pos: tuple[int, int]) -> None:
+        for row in dv.ROWS:
+            if zone_rect(row).collidepoint(pos):
+                if self.placed.get(index) != row and len(self.row_members(row)) < dv.ROW_SIZES[row]:
+                    self.placed[index] = row
+                    self._fill_back()
+                return
+        if POOL_RECT.collidepoint(pos):
+            self.placed.pop(index, None)
+
+    def _fill_back(self) -> None:
+        """Once front and middle are full, the remaining five cards are the back."""
+        if len(self.row_members("front")) == 3 and len(self.row_members("middle")) == 5:
+            for i in range(13):
+                self.placed.setdefault(i, "back")
+
+    def card_rects(self, count: int) -> dict[int, pygame.Rect]:
+        """Where each of the player's cards is drawn now (row slot or hand position)."""
+        w_set, h_set = SET_CARD_W, round(SET_CARD_W * 1.4)
+        rects: dict[int, pygame.Rect] = {}
+        for row in dv.ROWS:
+            for slot, i in enumerate(self.row_members(row)):
+                rects[i] = pygame.Rect(ZONE_X + slot * SET_STEP, ZONE_Y[row], w_set, h_set)
+        for i in range(count):
+            if i not in self.placed:
+                rects[i] = pygame.Rect(POOL_X + i * POOL_STEP, POOL_Y, POOL_CARD_W, round(POOL_CARD_W * 1.4))
+        return rects
+
+    def card_at(self, pos: tuple[int, int], count: int) -> int | None:
+        found = None
+        for i, rect in sorted(self.card_rects(count).items()):
+            if rect.collidepoint(pos):
+                found = i  # later cards overlap earlier ones
+        return found
+
+    # --- drawing ------------------------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface, frame: Frame) -> None:
+        self._sync(frame)
+        view, kit = frame.game, self.res.kit
+        self._draw_header(surface, kit, view)
+        pygame.draw.rect(surface, FELT_EDGE, FELT_RECT.inflate(16, 16), border_radius=60)
+        pygame.draw.rect(surface, FELT, FELT_RECT, border_radius=54)
+        pygame.draw.rect(surface, FELT_DARK, FELT_RECT.inflate(-40, -40), width=3, border_radius=44)
+        step = dv.step(view)
+        if step == "designate":
+            self._draw_designate(surface, frame)
+        elif step == "set":
+            self._draw_set(surface, frame)
+        elif step == "complete":
+            self._draw_reveal(surface, frame)
+        self._draw_side(surface, frame)
+
+    def _draw_header(self, surface: pygame.Surface, kit: Kit, view: dict[str, Any]) -> None:
+        kit.text(surface, "DRAGON POKER", (40, 58), 64, GOLD, bold=True, anchor="midleft")
+        box = pygame.Rect(700, 10, 560, 100)
+        pygame.draw.rect(surface, (30, 6, 8), box, border_radius=18)
+        pygame.draw.rect(surface, GOLD, box, width=4, border_radius=18)
+        kit.text(surface, "DRAGON JACKPOT", (box.centerx, box.y + 6), 24, GOLD, bold=True, anchor="midtop")
+        kit.text(
+            surface,
+            money(dv.jackpot_cents(view)),
+            (box.centerx, box.bottom - 6),
+            56,
+            WHITE,
+            bold=True,
+            anchor="midbottom",
+        )
+        stake = view.get("stake_points")
+        if stake:
+            kit.text(
+                surface, f"STAKE {stake} POINTS", (1880, 58), 30, LIGHT_GREY, bold=True, anchor="midright"
+            )
+
+    def _instruction(self, surface: pygame.Surface, text: str) -> None:
+        self.res.kit.text(
+            surface, text, (FELT_RECT.centerx - 120, 150), 34, WHITE, bold=True, anchor="midtop"
+        )
+
+    def _draw_designate(self, surface: pygame.Surface, frame: Frame) -> None:
+        kit, cards = self.res.kit, self.res.cards
+        if len(self.chosen) < 3:
+            lines = ["Touch the hand", f"for the {ROLE_TITLES[dv.ROLES[len(self.chosen)]]}", "(keys 1-4)"]
+        else:
+            lines = ["The fourth hand", "is discarded:", "CONFIRM HANDS"]
+        for i, line in enumerate(lines):
+            kit.text(
+                surface, line, (1430, 330 + i * 44), 32, WHITE if i < 2 else GOLD, bold=True, anchor="midtop"
+            )
+        for label, hand in dv.hands(frame.game).items():
+            rect = self.hand_rect(label)
+            role = dv.ROLES[self.chosen.index(label)] if label in self.chosen else None
+            discard = role is None and len(self.chosen) == 3
+            if role:
+                pygame.draw.rect(surface, ROLE_COLOURS[role], rect.inflate(24, 24), border_radius=14)
+            kit.text(surface, label, (120, rect.centery), 72, GOLD, bold=True, anchor="center")
+            for i, card in enumerate(hand):
+                r = pygame.Rect(rect.x + i * DESIGNATE_STEP, rect.y, DESIGNATE_CARD_W, rect.height)
+                cards.blit(surface, card, r)
+            if discard:
+                shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+                shade.fill((0, 0, 0, 140))
+                surface.blit(shade, rect)
+            tag = ROLE_TITLES[role] if role else ("DISCARD" if discard else "")
+            if tag:
+                kit.text(
+                    surface, tag, (rect.right + 30, rect.centery), 40, WHITE, bold=True, anchor="midleft"
+                )
+        draw_all(surface, kit, self.designate_buttons(), frame.now)
+
+    def _draw_set(self, surface: pygame.Surface, frame: Frame) -> None:
+        kit, cards = self.res.kit, self.res.cards
+        hand = dv.role_cards(frame.game, "player")
+        for row in dv.ROWS:
+            zone = zone_rect(row)
+            pygame.draw.rect(surface, FELT_DARK, zone, border_radius=12)
+            pygame.draw.rect(surface, GOLD, zone, width=2, border_radius=12)
+            kit.text(
+                surface, row.upper(), (ZONE_X - 30, zone.centery), 32, GOLD, bold=True, anchor="midright"
+            )
+            for slot in range(len(self.row_members(row)), dv.ROW_SIZES[row]):
+                r = pygame.Rect(ZONE_X + slot * SET_STEP, ZONE_Y[row], SET_CARD_W, round(SET_CARD_W * 1.4))
+                pygame.draw.rect(surface, (20, 110, 72), r, width=2, border_radius=10)
+        kit.text(
+            surface,
+            "YOUR HAND: touch or drag cards into FRONT 3, MIDDLE 5, BACK 5",
+            (POOL_X, POOL_Y - 44),
+            26,
+            WHITE,
+            bold=True,
+        )
+        dragging = self.drag.index if self.drag and self.drag.moved else None
+        for i, rect in self.card_rects(len(hand)).items():
+            if i != dragging:
+                cards.blit(surface, hand[i], rect)
+        if dragging is not None and self.drag is not None:
+            w = SET_CARD_W
+            r = pygame.Rect(0, 0, w, round(w * 1.4))
+            r.center = self.drag.pos
+            cards.blit(surface, hand[dragging], r)
+        # the house seats wait face down
+        for n, role in enumerate(("dealer", "dragon")):
+            y = 560 + n * 170
+            kit.text(
+                surface,
+                ROLE_TITLES[role],
+                (1310, y),
+                26,
+                ROLE_COLOURS[role] if role == "dragon" else WHITE,
+                bold=True,
+            )
+            for i in range(13):
+                cards.blit(surface, None, pygame.Rect(1310 + i * 14, y + 34, 70, 98))
+        draw_all(surface, kit, self.set_buttons(), frame.now)
+
+    def _draw_reveal(self, surface: pygame.Surface, frame: Frame) -> None:
+        kit, cards = self.res.kit, self.res.cards
+        view = frame.game
+        phase = self.phase(frame)
+        shown = {"player": True, "dealer": phase >= 1, "dragon": phase >= 3}
+        results = dv.row_results(view)
+        bonus = dv.bonus_points(view)
+        for row in dv.ROWS:
+            kit.text(
+                surface, row.upper(), (175, REVEAL_ROW_Y[row] + 56), 28, GOLD, bold=True, anchor="midright"
+            )
+        for role in dv.ROLES:
+            x = SEAT_X[role]
+            head = pygame.Rect(x, 135, REVEAL_STEP * 4 + REVEAL_CARD_W, 46)
+            pygame.draw.rect(surface, ROLE_COLOURS[role], head, border_radius=10)
+            title = ROLE_TITLES[role]
+            points = bonus.get(dv.SIDE_OF_ROLE[role], 0)
+            if shown[role] and phase >= 5 and points:
+                title += f"  bonus +{points}"
+            kit.text(surface, title, head.center, 28, WHITE, bold=True, anchor="center")
+            seat = dv.setting(view, role) if shown[role] else None
+            for row in dv.ROWS:
+                row_cards = seat[row] if seat else [None] * dv.ROW_SIZES[row]
+                y = REVEAL_ROW_Y[row]
+                for i, card in enumerate(row_cards):
+                    cards.blit(surface, card, pygame.Rect(x + i * REVEAL_STEP, y, REVEAL_CARD_W, 112))
+        for result in results:
+            row = result.get("row")
+            if row not in REVEAL_ROW_Y:
+                continue
+            winner = result.get("player_vs_dealer") if phase < 4 else result.get("winner")
+            if phase < 2 or winner not in dv.ROLE_OF_SIDE:
+                continue
+            role = dv.ROLE_OF_SIDE[winner]
+            frame_rect = pygame.Rect(
+                SEAT_X[role] - 8, REVEAL_ROW_Y[row] - 8, REVEAL_STEP * 4 + REVEAL_CARD_W + 16, 128
+            )
+            pygame.draw.rect(surface, GOLD, frame_rect, width=5, border_radius=10)
+            kit.text(
+                surface,
+                "WIN",
+                (frame_rect.right - 6, frame_rect.y - 2),
+                22,
+                GOLD,
+                bold=True,
+                anchor="bottomright",
+            )
+        self._draw_row_lines(surface, results, phase)
+        if phase >= len(PHASES) - 1 and dv.ledger(view):
+            banner = pygame.Rect(1060, 700, 500, 170)
+            label_box(surface, kit, banner, "RESULT", result_title(dv.ledger(view)), GOLD, 72)
+
+    def _draw_row_lines(self, surface: pygame.Surface, results: list[dict[str, Any]], phase: int) -> None:
+        kit = self.res.kit
+        y = 700
+        for result in results:
+            row = str(result.get("row", "")).upper()
+            pvd = SIDE_NAMES.get(result.get("player_vs_dealer", ""), "?")
+            final = SIDE_NAMES.get(result.get("winner", ""), "?")
+            if phase < 2:
+                break
+            text = f"{row}: {pvd} wins player vs dealer"
+            if phase >= 4:
+                text += (
+                    f"; {final} wins the row against the Dragon"
+                    if final != "Dragon"
+                    else "; the Dragon wins the row"
+                )
+            kit.text(surface, text, (60, y), 28, WHITE)
+            y += 40
+
+    def _draw_side(self, surface: pygame.Surface, frame: Frame) -> None:
+        kit = self.res.kit
+        view = frame.game
+        board = pygame.Rect(SIDE_RECT.x, SIDE_RECT.y, SIDE_RECT.width, 390)
+        panel(surface, board)
+        kit.text(surface, "SCOREBOARD", (board.centerx, board.y + 12), 28, GOLD, bold=True, anchor="midtop")
+        codes = dv.scoreboard(view)
+        for i in range(10):
+            r = pygame.Rect(board.x + 20, board.y + 52 + i * 33, board.width - 40, 30)
+            pygame.draw.rect(surface, (16, 14, 26), r, border_radius=8)
+            if i < len(codes):
+                code = codes[i]
+                colour = {"P": BLUE, "H": GREY, "D": DRAGON_RED}.get(code[:1], CYAN)
+                pygame.draw.circle(surface, colour, (r.x + 24, r.centery), 14)
+                kit.text(surface, code, (r.x + 50, r.centery), 26, WHITE, bold=True, anchor="midleft")
+                kit.text(surface, str(i + 1), (r.right - 10, r.centery), 20, LIGHT_GREY, anchor="midright")
+        box = pygame.Rect(
+            SIDE_RECT.x, board.bottom + 16, SIDE_RECT.width, SIDE_RECT.height - board.height - 16
+        )
+        panel(surface, box)
+        kit.text(surface, "POINTS LEDGER", (box.centerx, box.y + 12), 28, GOLD, bold=True, anchor="midtop")
+        settled = dv.step(view) == "complete" and self.phase(frame) >= len(PHASES) - 1
+        lines = ledger_lines(dv.ledger(view)) if settled else [("Waiting for the reveal", "")]
+        for i, (label, value) in enumerate(lines):
+            y = box.y + 52 + i * 30
+            kit.text(surface, label, (box.x + 14, y), 21, LIGHT_GREY)
+            kit.text(surface, value, (box.right - 14, y), 21, WHITE, bold=True, anchor="topright")
+
+
+def ledger_lines(led: dict[str, Any]) -> list[tuple[str, str]]:
+    """The ledger as (label, points) lines, as the patent's Fig. 3f-3h tabulate it."""
+    if not led:
+        return []
+
+    def pts(v: Any) -> str:
+        return f"{int(v):+d}"
+
+    lines = [("Winner", result_title(led))]
+    if led.get("win_points"):
+        lines.append(("Rows won", pts(led["win_points"])))
+    if led.get("bonus_exchange"):
+        lines.append(("Dealer pays player", pts(led["bonus_exchange"])))
+    if led.get("split_payment"):
+        lines.append(("Split: player pays", pts(-led["split_payment"])))
+    if led.get("dragon_points"):
+        lines.append(("Dragon points", pts(led["dragon_points"])))
+        lines.append(("Player to jackpot", pts(-led.get("player_to_jackpot", 0))))
+        lines.append(("Dealer to jackpot", pts(-led.get("house_to_jackpot", 0))))
+    if led.get("jackpot_won_by"):
+        lines.append((f"Jackpot to {SIDE_NAMES[led['jackpot_won_by']]}", pts(led.get("jackpot_won", 0))))
+    lines.append(("Player net", pts(led.get("player_net", 0))))
+    lines.append(("Dealer net", pts(led.get("house_net", 0))))
+    lines.append(("Jackpot now", str(led.get("jackpot_after", 0))))
+    return lines
+
+
+def result_title(led: dict[str, Any]) -> str:
+    winner = led.get("winner", "")
+    if winner == "split":
+        return "SPLIT"
+    return f"{SIDE_NAMES.get(winner, '?').upper()} {led.get('rows_won', '')}".strip()
