@@ -44,6 +44,7 @@ class ExactFigure:
     name: str
     value: Fraction | int
     method: str
+    is_rtp: bool = False  # an RTP the jurisdiction's range applies to (e.g. a side bet's)
 
     def as_float(self) -> float:
         return float(self.value)

@@ -1,0 +1,159 @@
+"""`egm certify`: exact figures, simulation at the reference and best-available strategies, verdicts.
+
+The pay table is loaded only through the pay-table ROM (`load_paytable`), so an unsigned, tampered or
+invalid table is refused before anything runs. The game's `LabAdapter` supplies the simulation and
+the exact figures; `runner` runs the chunks; `verdict` judges each jurisdiction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from egm.config import CONFIG_DIR, JurisdictionConfig, load_jurisdiction
+from egm.lab.adapters import ExactFigure, LabAdapter, LabError, adapter_for
+from egm.lab.runner import RunResult, plan_chunks, run
+from egm.lab.stats import Summary, summarize
+from egm.lab.verdict import AwardEstimate, Verdict, estimate_awards, judge
+from egm.rom import PayTable, load_paytable
+
+
+def software_version() -> str:
+    try:
+        return version("egm")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def all_jurisdictions() -> list[str]:
+    return sorted(p.stem for p in (CONFIG_DIR / "jurisdictions").glob("*.toml"))
+
+
+@dataclass(frozen=True)
+class Request:
+    paytable_path: Path
+    games: int
+    seed: int
+    workers: int = 0
+    scheduler: str | None = None
+    best_games: int = 0
+    jurisdictions: tuple[str, ...] = ()
+    denom_cents: int | None = None
+    progress: bool = False
+
+
+@dataclass
+class Certification:
+    request: Request
+    paytable: PayTable
+    adapter: LabAdapter
+    denom_cents: int
+    exact: list[ExactFigure]
+    max_win: ExactFigure
+    reference: RunResult
+    reference_summary: Summary
+    best: RunResult | None
+    best_summary: Summary | None
+    awards: list[AwardEstimate]
+    verdicts: list[Verdict]
+    software_version: str
+
+    @property
+    def partial(self) -> bool:
+        return self.reference.partial or (self.best is not None and self.best.partial)
+
+    def to_json(self) -> dict[str, Any]:
+        s = self.reference_summary
+        tally = self.reference.tally
+        out: dict[str, Any] = {
+            "paytable_id": self.paytable.id,
+            "paytable_version": self.paytable.version,
+            "paytable_sha256": self.paytable.sha256,
+            "game": self.paytable.game,
+            "games": tally.games,
+            "games_requested": self.request.games,
+            "seed": self.request.seed,
+            "partial": self.partial,
+            "strategy": self.adapter.reference_strategy,
+            "denom_cents": self.denom_cents,
+            "stake_credits": tally.stake // tally.games,
+            "rtp": float(s.rtp),
+            "rtp_fraction": f"{s.rtp.numerator}/{s.rtp.denominator}",
+            "ci95": list(s.ci95),
+            "hit_frequency": float(s.hit_frequency),
+            "win_frequency": float(s.win_frequency),
+            "sigma": s.sigma,
+            "volatility_index": s.volatility_index,
+            "max_win_seen": s.max_win_seen,
+            "theoretical_max_win": int(self.max_win.value),
+            "exact": {f.name: f.as_float() for f in self.exact},
+            "exact_methods": {f.name: f.method for f in [*self.exact, self.max_win]},
+            "games_per_second": self.reference.games_per_second,
+            "chunks": {"done": self.reference.chunks_done, "planned": self.reference.chunks_planned,
+                       "games_each": self.adapter.chunk_games(self.adapter.reference_strategy)},
+            "awards": {a.name: a.to_dict() for a in self.awards},
+            "results": dict(tally.results),
+            "jackpot": {"hits": dict(tally.jackpot_hits), "won_credits": dict(tally.jackpot_won),
+                        "paid_in_credits": tally.jackpot_paid_in},
+            "return_distribution": [[value, count] for value, count in sorted(tally.returns.items())],
+            "jurisdictions": [v.to_dict() for v in self.verdicts],
+            "software_version": self.software_version,
+        }
+        if self.best is not None and self.best_summary is not None:
+            out["best_available"] = {
+                "strategy": self.adapter.best_strategy,
+                **self.best_summary.to_dict(),
+                "games_per_second": self.best.games_per_second,
+                "partial": self.best.partial,
+            }
+        return out
+
+
+def _jurisdictions(names: tuple[str, ...]) -> list[JurisdictionConfig]:
+    return [load_jurisdiction(name) for name in (names or tuple(all_jurisdictions()))]
+
+
+def certify(request: Request) -> Certification:
+    """Run a whole certification. Raises PaytableError, ConfigError or LabError for bad input."""
+    if request.games <= 0:
+        raise LabError("--games must be a positive whole number of games")
+    if request.best_games < 0:
+        raise LabError("--best-games must be 0 (skip the search) or a positive number of games")
+    rules = _jurisdictions(request.jurisdictions)
+    paytable = load_paytable(request.paytable_path)
+    adapter = adapter_for(paytable.game)
+    denominations = paytable.header.denominations_cents
+    denom = request.denom_cents or denominations[0]
+    if denom not in denominations:
+        raise LabError(f"--denom-cents {denom} is not one of the pay table's denominations {denominations}")
+    adapter.warm_up()
+
+    strategy = adapter.reference_strategy
+    chunks = plan_chunks(request.seed, request.games, adapter.chunk_games(strategy))
+    reference = run(paytable.game, paytable, strategy, chunks, workers=request.workers,
+                    scheduler=request.scheduler, progress=request.progress, label=strategy)
+    if reference.tally.games == 0:
+        raise LabError("the run was stopped before its first chunk finished; there is nothing to report")
+    reference_summary = summarize(reference.tally)
+
+    best = best_summary = None
+    if adapter.best_strategy and request.best_games and not reference.partial:
+        best_size = adapter.chunk_games(adapter.best_strategy)
+        best_chunks = plan_chunks(request.seed, request.best_games, best_size)
+        best = run(paytable.game, paytable, adapter.best_strategy, best_chunks, workers=request.workers,
+                   scheduler=request.scheduler, progress=request.progress, label=adapter.best_strategy)
+        best_summary = summarize(best.tally) if best.tally.games else None
+
+    exact = adapter.exact(paytable, reference.tally)
+    max_win = adapter.theoretical_max_win(paytable)
+    awards = estimate_awards(adapter.awards(paytable), reference.tally)
+    strategies = [(strategy, reference_summary)]
+    if best_summary is not None and adapter.best_strategy:
+        strategies.append((adapter.best_strategy, best_summary))
+    exact_rtps = [(f.name, f.value) for f in exact if f.is_rtp]
+    verdicts = [judge(r, strategies, exact_rtps, awards, reference.tally, denom, int(max_win.value))
+                for r in rules]
+    return Certification(request, paytable, adapter, denom, exact, max_win, reference, reference_summary,
+                         best, best_summary, awards, verdicts, software_version())

@@ -1,0 +1,150 @@
+"""The PAR-sheet report: one self-contained HTML file (plots embedded as base64 PNG, no external links).
+
+It holds the pay table (as certified, with its SHA-256), every exact and simulated figure with its
+method, the RTP convergence plot with its 95% band, a histogram of returns, the award table, the
+jurisdiction verdicts, and the software version, seed and command needed to reproduce the run.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import io
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from egm.lab.adapters import LabError
+from egm.lab.stats import Z95, convergence
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from egm.lab.certify import Certification
+
+STYLE = """
+body { font-family: sans-serif; margin: 2em; color: #222; max-width: 70em; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
+td, th { border: 1px solid #bbb; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
+th { background: #eee; } .pass { color: #060; } .fail { color: #a00; font-weight: bold; }
+.inconclusive { color: #a60; } .flag { color: #06a; } pre { background: #f6f6f6; padding: 1em; }
+.partial { background: #fdd; padding: 0.5em; font-weight: bold; }
+"""
+
+
+def _png(figure: Figure) -> str:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+    return f'<img alt="plot" src="data:image/png;base64,{base64.b64encode(buffer.getvalue()).decode()}">'
+
+
+def _plots(result: Certification) -> tuple[str, str]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    tally = result.reference.tally
+    sigma = result.reference_summary.sigma
+    points = convergence(tally)
+    games = [g for g, _ in points]
+    rtps = [r for _, r in points]
+    half = [Z95 * sigma / math.sqrt(g) for g in games]
+    conv = Figure(figsize=(8, 4))
+    ax = conv.add_subplot()
+    ax.fill_between(games, [r - h for r, h in zip(rtps, half, strict=True)],
+                    [r + h for r, h in zip(rtps, half, strict=True)], alpha=0.25, label="95% interval")
+    ax.plot(games, rtps, marker=".", label="RTP so far")
+    ax.axhline(float(result.reference_summary.rtp), color="grey", linestyle="--", linewidth=0.8)
+    ax.set_xscale("log")
+    ax.set_xlabel("games")
+    ax.set_ylabel("RTP")
+    ax.set_title("RTP convergence (reference strategy)")
+    ax.legend()
+
+    hist = Figure(figsize=(8, 4))
+    ax = hist.add_subplot()
+    values = sorted(tally.returns)
+    ax.bar(values, [tally.returns[v] / tally.games for v in values], width=0.9)
+    ax.set_yscale("log")
+    ax.set_xlabel("return per game (credits)")
+    ax.set_ylabel("share of games")
+    ax.set_title("Distribution of returns")
+    return _png(conv), _png(hist)
+
+
+def _table(rows: list[list[object]], header: list[str]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def render_report(result: Certification) -> str:
+    data = result.to_json()
+    s = result.reference_summary
+    e = html.escape
+    convergence_png, histogram_png = _plots(result)
+    raw = result.paytable.path.read_bytes()
+    if hashlib.sha256(raw).hexdigest() != result.paytable.sha256:
+        raise LabError(f"{result.paytable.path} changed during the run; certify it again")
+    paytable_text = raw.decode("utf-8")
+    simulated = [
+        ["RTP", f"{float(s.rtp):.5%}", "total return / total stake, integer totals"],
+        ["95% interval", f"{s.ci95[0]:.5%} to {s.ci95[1]:.5%}", "RTP +- 1.96 sigma / sqrt(games)"],
+        ["hit frequency", f"{float(s.hit_frequency):.5%}", "games with any return / games"],
+        ["win frequency", f"{float(s.win_frequency):.5%}", "games returning more than the stake / games"],
+        ["sigma", f"{s.sigma:.5f}", "standard deviation of return per unit stake"],
+        ["volatility index (90%)", f"{s.volatility_index:.5f}", "1.645 x sigma"],
+        ["largest win seen", f"{s.max_win_seen:,} credits", "maximum return of one game"],
+        ["games per second", f"{data['games_per_second']:,.0f}", "simulated games / wall time"],
+    ]
+    best = ""
+    if result.best_summary is not None:
+        b = result.best_summary
+        method = result.adapter.strategy_methods.get(data["best_available"]["strategy"], "")
+        best = (f"<h2>Best-available strategy</h2><p>{e(method)}</p>" + _table([
+            ["games", f"{b.games:,}"], ["RTP", f"{float(b.rtp):.5%}"],
+            ["95% interval", f"{b.ci95[0]:.5%} to {b.ci95[1]:.5%}"], ["sigma", f"{b.sigma:.5f}"]],
+            ["figure", "value"]))
+    exact = [[e(f.name), f"{float(f.value):.8g}", e(f.method)] for f in [*result.exact, result.max_win]]
+    awards = [[e(a.name), f"{a.hits:,}", f"1 in {a.games / a.hits:,.0f}" if a.hits else "never",
+               f"{a.low:.3g} to {a.high:.3g}"] for a in result.awards]
+    verdicts = "".join(
+        f"<h3>{e(v.jurisdiction)}: <span class='{v.status}'>{v.status.upper()}</span></h3>"
+        + _table([[e(c.name), f"<span class='{c.status}'>{c.status}</span>", e(c.detail)] for c in v.checks],
+                 ["check", "status", "detail"])
+        for v in result.verdicts)
+    partial = ("<p class='partial'>PARTIAL: the run was stopped; figures cover the games done.</p>"
+               if result.partial else "")
+    command = (f"egm certify {result.request.paytable_path} --games {result.request.games} "
+               f"--seed {result.request.seed} --best-games {result.request.best_games}")
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>PAR sheet: {e(result.paytable.id)}</title>
+<style>{STYLE}</style></head><body>
+<h1>PAR sheet: {e(result.paytable.id)} v{e(result.paytable.version)}</h1>
+{partial}
+{_table([["game", e(result.paytable.game)], ["pay table SHA-256", f"<code>{result.paytable.sha256}</code>"],
+         ["seed", str(result.request.seed)], ["games", f"{s.games:,}"],
+         ["reference strategy", e(result.adapter.reference_strategy)],
+         ["chunks", f"{data['chunks']['done']} of {data['chunks']['planned']}, "
+                    f"{data['chunks']['games_each']:,} games each, jackpot restarting at its seed per chunk"],
+         ["denomination", f"{result.denom_cents} cents"],
+         ["software", f"egm {e(result.software_version)}"], ["reproduce", f"<code>{e(command)}</code>"]],
+        ["item", "value"])}
+<h2>Exact figures</h2>{_table(exact, ["figure", "value", "method"])}
+<h2>Simulation (reference strategy)</h2>
+<p>{e(result.adapter.strategy_methods.get(result.adapter.reference_strategy, ""))}</p>
+{_table(simulated, ["figure", "value", "method"])}
+{convergence_png}
+{histogram_png}
+{best}
+<h2>Awards</h2>{_table(awards, ["award", "hits", "odds", "95% interval of probability"])}
+<h2>Jurisdiction verdicts</h2>{verdicts}
+<h2>Pay table as certified</h2><pre>{e(paytable_text)}</pre>
+</body></html>
+"""
+
+
+def write_report(result: Certification, path: Path) -> None:
+    path.write_text(render_report(result), encoding="utf-8")

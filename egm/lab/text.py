@@ -1,0 +1,46 @@
+"""The plain-text form of a certification, for the terminal."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from egm.lab.certify import Certification
+
+
+def render_text(result: Certification) -> str:
+    data = result.to_json()
+    s = result.reference_summary
+    lines = [
+        f"Certification of {data['paytable_id']} v{data['paytable_version']} ({data['game']})",
+        f"  SHA-256 {data['paytable_sha256']}",
+        f"  seed {data['seed']}, {data['games']:,} games"
+        + (f" of {data['games_requested']:,} requested: PARTIAL (stopped)" if result.partial else ""),
+        "",
+        "Exact figures",
+    ]
+    for figure in [*result.exact, result.max_win]:
+        lines.append(f"  {figure.name:<34} {float(figure.value):>14.6f}   {figure.method}")
+    lines += [
+        "",
+        f"Simulation, strategy {data['strategy']} ({data['games_per_second']:,.0f} games/s)",
+        f"  RTP                 {float(s.rtp):.4%}  (95% interval {s.ci95[0]:.4%} to {s.ci95[1]:.4%})",
+        f"  hit frequency       {float(s.hit_frequency):.4%}  (any return); win frequency "
+        f"{float(s.win_frequency):.4%} (return above stake)",
+        f"  sigma per stake     {s.sigma:.4f};  volatility index (90%) {s.volatility_index:.4f}",
+        f"  largest win seen    {s.max_win_seen:,} credits",
+    ]
+    if result.best_summary is not None:
+        b = result.best_summary
+        lines.append(f"  best available ({data['best_available']['strategy']}, {b.games:,} games): "
+                     f"RTP {float(b.rtp):.4%} (95% interval {b.ci95[0]:.4%} to {b.ci95[1]:.4%})")
+    lines += ["", "Awards (simulated, player's hand)"]
+    for award in result.awards:
+        one_in = f"1 in {award.games / award.hits:,.0f}" if award.hits else f"never; p < {award.high:.3g}"
+        lines.append(f"  {award.name:<34} {award.hits:>10,}   {one_in}")
+    lines += ["", "Jurisdictions"]
+    for verdict in result.verdicts:
+        lines.append(f"  {verdict.jurisdiction}: {verdict.status.upper()}")
+        for check in verdict.checks:
+            lines.append(f"    [{check.status}] {check.name}: {check.detail}")
+    return "\n".join(lines)
