@@ -272,7 +272,8 @@ class Id003BillAcceptor:
     def _on_error(self, status: int, data: bytes) -> None:
         kind, message = p.ERROR_KINDS[status]
         if status == p.FAILURE and data:
-            message = f"{message} ({p.FAILURE_CODES.get(data[0], f'code 0x{data[0]:02X}')})"
+            detail = p.FAILURE_CODES.get(data[0], f"code 0x{data[0]:02X}")
+            message = f"The bill acceptor reports a hardware failure ({detail}); service it."
         if status == p.CHEATED and self.escrow is not None and not self.vended:
             log.error("bill acceptor: cheat detected with %s in escrow; it is not credited", self.escrow)
             self._clear_escrow()

@@ -1,0 +1,318 @@
+"""The ID-003 driver against the ID-003 simulator over a pty pair: bytes on the wire and events."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from egm.clock import FakeClock
+from hardware.interfaces import (
+    BillEscrowed,
+    BillRejected,
+    BillReturned,
+    BillStacked,
+    DeviceFault,
+    DeviceFaultCleared,
+)
+from hardware.serial import id003_protocol as p
+from hardware.serial.id003_driver import Id003BillAcceptor
+from hardware.serial.link import FrameError
+from hardware.sim.id003_sim import Id003Simulator
+from hardware.sim.transport import PtyTransport
+
+NOTES = frozenset({100, 500, 1000, 2000, 5000, 10000})
+BARCODE = "123456789012345678"
+
+
+class Rig:
+    def __init__(self, sim: Id003Simulator, driver: Id003BillAcceptor, clock: FakeClock) -> None:
+        self.sim, self.driver, self.clock = sim, driver, clock
+        self.events: list[object] = []
+
+    def poll(self, times: int = 1) -> list[object]:
+        new: list[object] = []
+        for _ in range(times):
+            self.clock.advance(1.0)
+            new += self.driver.poll()
+        self.events += new
+        return new
+
+    def poll_until(self, done: Callable[[list[object]], bool], limit: int = 30) -> list[object]:
+        new: list[object] = []
+        for _ in range(limit):
+            new += self.poll()
+            if done(new):
+                return new
+        raise AssertionError(f"condition never met; events: {new}")
+
+    def boot(self) -> None:
+        self.driver.enable(NOTES)
+        self.poll_until(lambda _: self.sim.steady[0] == p.ENABLE_IDLING)
+
+    def credited(self) -> int:
+        return sum(e.amount_cents for e in self.events if isinstance(e, BillStacked))
+
+
+def of(kind: type, events: list[object]) -> list[object]:
+    return [e for e in events if isinstance(e, kind)]
+
+
+@pytest.fixture
+def rig() -> Iterator[Rig]:
+    sim = Id003Simulator()
+    clock = FakeClock()
+    with PtyTransport(sim) as transport:
+        driver = Id003BillAcceptor(transport.port, clock, timeout_s=0.1, poll_interval_s=0.5)
+        yield Rig(sim, driver, clock)
+        driver.close()
+
+
+def test_frame_bytes_and_crc() -> None:
+    assert p.encode_frame(p.STATUS_REQUEST) == bytes.fromhex("fc 05 11 27 56")
+    assert p.encode_frame(p.ACK) == bytes.fromhex("fc 05 50 aa 05")
+    assert p.crc16_kermit(b"123456789") == 0x2189  # the CRC-16/KERMIT check value
+
+
+def test_power_up_reset_and_initialize_on_the_wire(rig: Rig) -> None:
+    rig.boot()
+    wire = b"".join(rig.sim.received)
+    frames = [f for f in p.FrameReader().feed(wire) if isinstance(f, p.Frame)]
+    commands = [f.command for f in frames]
+    assert commands[:2] == [p.STATUS_REQUEST, p.RESET]
+    assert p.Frame(p.SET_BARCODE_FUNCTION, b"\x01\x12") in frames
+    assert p.Frame(p.SET_DENOMINATION, bytes([0b10000010, 0xFF])) in frames  # $2 and code 8 inhibited
+    assert p.Frame(p.SET_INHIBIT, b"\x00") in frames  # accepting
+
+
+def test_note_is_credited_once_and_only_when_vend_valid(rig: Rig) -> None:
+    rig.boot()
+    rig.sim.insert_note(2000)
+    events = rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+    assert of(BillEscrowed, events) == [BillEscrowed(2000)]
+    rig.poll(3)  # the cabinet has not decided yet: the note waits in escrow
+    assert rig.credited() == 0 and rig.sim.cash_box == []
+    rig.driver.stack()
+    rig.poll_until(lambda _: rig.sim.steady[0] == p.ENABLE_IDLING and not rig.sim.upcoming)
+    assert of(BillStacked, rig.events) == [BillStacked(2000)]
+    assert rig.sim.cash_box == [(2000, None)]
+    ack = p.encode_frame(p.ACK)
+    assert any(ack in chunk for chunk in rig.sim.received)
+
+
+def test_lost_ack_repeats_vend_valid_but_credits_once(rig: Rig) -> None:
+    rig.boot()
+    rig.sim.insert_note(500)
+    rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+    rig.driver.stack()
+    # the device drops the host's first ACK: it keeps reporting VEND VALID
+    original = rig.sim._command
+    dropped: list[bool] = []
+
+    def lossy(frame: p.Frame) -> p.Frame | None:
+        if frame.command == p.ACK and not dropped:
+            dropped.append(True)
+            return None
+        return original(frame)
+
+    rig.sim._command = lossy  # type: ignore[method-assign]
+    rig.poll(8)
+    assert dropped and of(BillStacked, rig.events) == [BillStacked(500)]
+    assert rig.sim.cash_box == [(500, None)]
+
+
+def test_returned_note_is_not_credited(rig: Rig) -> None:
+    rig.boot()
+    rig.sim.insert_note(10000)
+    rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+    rig.driver.return_escrow()
+    events = rig.poll_until(lambda ev: bool(of(BillReturned, ev)))
+    assert of(BillReturned, events) == [BillReturned(10000)]
+    rig.poll(3)
+    assert rig.credited() == 0 and rig.sim.returned == [(10000, None)] and rig.sim.cash_box == []
+
+
+def test_ticket_in_reports_its_barcode(rig: Rig) -> None:
+    rig.boot()
+    rig.sim.insert_ticket(BARCODE)
+    events = rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+    assert of(BillEscrowed, events) == [BillEscrowed(0, BARCODE)]
+    rig.driver.stack()
+    rig.poll_until(lambda ev: bool(of(BillStacked, ev)))
+    assert of(BillStacked, rig.events) == [BillStacked(0, BARCODE)]
+
+
+def test_inhibited_denomination_is_rejected(rig: Rig) -> None:
+    rig.driver.enable(frozenset({100}))
+    rig.poll_until(lambda _: rig.sim.steady[0] == p.ENABLE_IDLING)
+    rig.sim.insert_note(5000)
+    events = rig.poll_until(lambda ev: bool(of(BillRejected, ev)))
+    assert "inhibited" in of(BillRejected, events)[0].reason
+    assert rig.credited() == 0
+
+
+def test_inhibit_disables_the_acceptor(rig: Rig) -> None:
+    rig.boot()
+    rig.driver.inhibit()
+    rig.poll_until(lambda _: rig.sim.steady[0] == p.DISABLE_INHIBIT)
+    rig.sim.insert_note(100)
+    rig.poll(3)
+    assert not of(BillEscrowed, rig.events)
+
+
+@pytest.mark.parametrize(
+    ("fault", "kind"),
+    [
+        ("jam", "acceptor_jam"),
+        ("stacker_jam", "stacker_jam"),
+        ("stacker_full", "stacker_full"),
+        ("stacker_open", "stacker_open"),
+        ("cheat", "cheated"),
+        ("failure", "failure"),
+    ],
+)
+def test_fault_during_escrow_tilts_and_never_credits(rig: Rig, fault: str, kind: str) -> None:
+    rig.boot()
+    rig.sim.insert_note(2000)
+    rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+    rig.sim.inject_fault(fault)
+    events = rig.poll_until(lambda ev: bool(of(DeviceFault, ev)))
+    (tilt,) = of(DeviceFault, events)
+    assert tilt.device == "bill_acceptor" and tilt.kind == kind and tilt.message.endswith(".")
+    rig.poll(3)
+    assert len(of(DeviceFault, rig.events)) == 1  # reported once while it lasts
+    rig.sim.clear_fault()
+    events = rig.poll_until(lambda ev: bool(of(DeviceFaultCleared, ev)))
+    assert of(DeviceFaultCleared, events) == [DeviceFaultCleared("bill_acceptor", kind)]
+    assert rig.credited() == 0
+
+
+@pytest.mark.parametrize("corruption", ["garble", "bad_checksum", "short"])
+def test_bad_replies_are_discarded_and_retried(rig: Rig, corruption: str) -> None:
+    rig.boot()
+    rig.sim.insert_note(1000)
+    rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+    rig.driver.stack()
+    rig.sim.corrupt_next(corruption, count=2)
+    rig.poll_until(lambda ev: bool(of(BillStacked, ev)))
+    rig.poll(3)
+    assert of(BillStacked, rig.events) == [BillStacked(1000)]
+    assert not of(DeviceFault, rig.events)  # one bad reply is retried, not a tilt
+    assert rig.sim.cash_box == [(1000, None)]
+
+
+def test_host_frame_with_bad_crc_gets_communication_error() -> None:
+    sim = Id003Simulator()
+    frame = bytearray(p.encode_frame(p.STATUS_REQUEST))
+    frame[-1] ^= 0xFF
+    assert p.FrameReader().feed(sim.receive(bytes(frame))) == [p.Frame(p.COMMUNICATION_ERROR)]
+
+
+def test_device_that_stops_answering_tilts_and_recovers(rig: Rig) -> None:
+    rig.boot()
+    rig.sim.stop_answering()
+    events = rig.poll_until(lambda ev: bool(of(DeviceFault, ev)), limit=6)
+    (tilt,) = of(DeviceFault, events)
+    assert tilt.kind == "communication" and "stopped answering" in tilt.message
+    rig.sim.resume_answering()
+    events = rig.poll_until(lambda ev: bool(of(DeviceFaultCleared, ev)), limit=6)
+    assert DeviceFaultCleared("bill_acceptor", "communication") in events
+
+
+def test_unplug_mid_stack_and_replug_credits_exactly_once(rig: Rig) -> None:
+    rig.boot()
+    rig.sim.insert_note(5000)
+    rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+    rig.driver.stack()
+    rig.poll_until(lambda ev: bool(of(BillStacked, ev)))
+    rig.sim.unplug()  # before the host's ACK could matter
+    rig.poll_until(lambda ev: bool(of(DeviceFault, ev)), limit=6)
+    rig.sim.replug()
+    rig.poll_until(lambda _: rig.sim.steady[0] == p.ENABLE_IDLING, limit=12)
+    assert of(BillStacked, rig.events) == [BillStacked(5000)]
+    assert DeviceFaultCleared("bill_acceptor", "communication") in rig.events
+
+
+def test_power_loss_in_escrow_returns_the_bill(rig: Rig) -> None:
+    rig.boot()
+    rig.sim.insert_note(2000)
+    rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+    rig.sim.power_cycle()
+    events = rig.poll_until(lambda ev: bool(of(BillReturned, ev)))
+    assert of(BillReturned, events) == [BillReturned(2000)]
+    rig.poll_until(lambda _: rig.sim.steady[0] == p.ENABLE_IDLING)
+    assert rig.credited() == 0
+
+
+def test_power_loss_while_stacking_is_a_tilt_not_a_credit(rig: Rig) -> None:
+    rig.boot()
+    rig.sim.insert_note(2000)
+    rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+    rig.driver.stack()
+    rig.sim.power_cycle()  # before the driver saw VEND VALID
+    events = rig.poll_until(lambda ev: bool(of(DeviceFault, ev)))
+    assert of(DeviceFault, events)[0].kind == "power_up_bill_in_stacker"
+    assert rig.credited() == 0 and rig.sim.cash_box == [(2000, None)]
+
+
+# --- fuzzing -----------------------------------------------------------------------------------
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.binary(max_size=40), max_size=8))
+def test_fuzz_frame_reader_yields_only_frames_or_errors(chunks: list[bytes]) -> None:
+    reader = p.FrameReader()
+    for chunk in chunks:
+        for item in reader.feed(chunk):
+            assert isinstance(item, p.Frame | FrameError)
+            if isinstance(item, p.Frame):
+                assert p.crc16_kermit(item.encode()[:-2]) == int.from_bytes(item.encode()[-2:], "little")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=60))
+def test_fuzz_valid_frames_survive_noise(noise: bytes) -> None:
+    frame = p.encode_frame(p.ESCROW, b"\x65")
+    items = p.FrameReader().feed(noise.replace(b"\xfc", b"") + frame)
+    assert items[-1] == p.Frame(p.ESCROW, b"\x65")
+
+
+class ScriptedPort:
+    """A fake transport whose replies are whatever bytes the test supplies."""
+
+    def __init__(self, replies: list[bytes]) -> None:
+        self.replies = replies
+        self.timeout: float | None = 0.0
+        self.buffer = b""
+        self.written: list[bytes] = []
+
+    @property
+    def in_waiting(self) -> int:
+        return len(self.buffer)
+
+    def write(self, data: bytes) -> int:
+        self.written.append(data)
+        self.buffer += self.replies.pop(0) if self.replies else b""
+        return len(data)
+
+    def read(self, size: int = 1) -> bytes:
+        out, self.buffer = self.buffer[:size], self.buffer[size:]
+        return out
+
+    def reset_input_buffer(self) -> None:
+        self.buffer = b""
+
+    def close(self) -> None:
+        pass
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.binary(max_size=32), max_size=12))
+def test_fuzz_driver_never_credits_random_bytes(replies: list[bytes]) -> None:
+    port = ScriptedPort(list(replies))
+    driver = Id003BillAcceptor("fake://", FakeClock(), port_factory=lambda *_: port, poll_interval_s=0)
+    driver.enable(NOTES)
+    events: list[object] = []
+    for _ in range(len(replies) + 2):
+        events += driver.poll()
+    assert not of(BillStacked, events)
