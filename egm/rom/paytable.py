@@ -15,7 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, PositiveInt, ValidationError, create_model, model_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    PositiveInt,
+    ValidationError,
+    ValidationInfo,
+    create_model,
+    field_validator,
+)
 
 from egm import games
 from egm.config import PROJECT_ROOT, Strict, format_validation_error
@@ -46,19 +54,28 @@ class PaytableHeader(Strict):
     max_win_cents: PositiveInt
     description: str = ""
 
-    @model_validator(mode="after")
-    def _consistent(self) -> PaytableHeader:
-        if self.game not in games.PAYTABLE_MODELS:
-            raise ValueError(f"game '{self.game}' is not a registered game id; use one of "
-                             f"{sorted(games.PAYTABLE_MODELS)}")
-        for name in ("denominations_cents", "bets_credits"):
-            values = getattr(self, name)
-            if len(set(values)) != len(values):
-                raise ValueError(f"'{name}' lists a value twice; list each once")
-        if self.default_bet_credits not in self.bets_credits:
-            raise ValueError(f"'default_bet_credits' {self.default_bet_credits} is not one of "
-                             f"'bets_credits' {self.bets_credits}; make it one of them")
-        return self
+    @field_validator("game")
+    @classmethod
+    def _registered(cls, game: str) -> str:
+        if game not in games.PAYTABLE_MODELS:
+            known = sorted(games.PAYTABLE_MODELS)
+            raise ValueError(f"'{game}' is not a registered game id; use one of {known}")
+        return game
+
+    @field_validator("denominations_cents", "bets_credits")
+    @classmethod
+    def _each_once(cls, values: list[int]) -> list[int]:
+        if len(set(values)) != len(values):
+            raise ValueError("a value is listed twice; list each once")
+        return values
+
+    @field_validator("default_bet_credits")
+    @classmethod
+    def _allowed_bet(cls, bet: int, info: ValidationInfo) -> int:
+        bets = info.data.get("bets_credits")
+        if bets is not None and bet not in bets:
+            raise ValueError(f"{bet} is not one of bets_credits {bets}; make it one of them")
+        return bet
 
 
 class _HeaderDocument(Strict):
