@@ -122,7 +122,7 @@ def test_ordering_facts() -> None:
 
 
 def test_value_encoding_examples() -> None:
-    assert v("9c 9d 9h 4s 2c") == Category.THREE_OF_A_KIND << 20 | 0x85300
+    assert v("9c 9d 9h 4s 2c") == Category.THREE_OF_A_KIND << 20 | 0x83100
     assert v("Jc Jd 4s 4h Ac") == Category.TWO_PAIR << 20 | 0xA3D00
     assert v("7c 7d Ks 5h 3c") == Category.PAIR << 20 | 0x6C420
     assert v("7c 7d Ks") == Category.PAIR << 20 | 0x6C000
