@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from egm.rom import DEVELOPMENT_KEY_ID, RomCheck, verify_rom
-from egm.rom.manifest import manifest_bytes, read_manifest, sign_manifest, signature_path
+from egm.rom import DEVELOPMENT_KEY_ID, RomCheck, RomError, verify_rom
+from egm.rom.manifest import build_manifest, manifest_bytes, read_manifest, sign_manifest, signature_path
 from egm.rom.signing import generate_key_pair, key_id, load_private_key, load_public_key, write_signature
 from tests.rom_support import DEV_PUBLIC_KEY, SignedTree, sign_tree
 
@@ -81,6 +81,16 @@ def test_byte_code_caches_are_not_firmware(tree: SignedTree) -> None:
     (tree.root / "hardware/stray.pyc").write_bytes(b"\x00")
     assert check(tree).ok
     assert all("__pycache__" not in e.path for e in read_manifest(tree.manifest_path).files)
+
+
+def test_a_linked_directory_cannot_hide_code(tree: SignedTree, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "evil.py").write_text("")
+    (tree.root / "egm/plugins").symlink_to(outside, target_is_directory=True)
+    assert kinds(check(tree)) == {("extra", "egm/plugins")}
+    with pytest.raises(RomError, match="egm/plugins: cannot be hashed"):
+        build_manifest(tree.root)
 
 
 def test_every_byte_flip_of_a_signed_file_is_caught(tree: SignedTree) -> None:

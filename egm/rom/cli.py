@@ -58,9 +58,13 @@ def _manifest_path(args: argparse.Namespace) -> Path:
 
 def _build(args: argparse.Namespace) -> int:
     from egm.rom.manifest import write_manifest
+    from egm.rom.signing import RomError
 
     path = _manifest_path(args)
-    manifest = write_manifest(path, args.root)
+    try:
+        manifest = write_manifest(path, args.root)
+    except RomError as exc:
+        return _fail(str(exc))
     print(f"{path}: {len(manifest.files)} files; unsigned until 'egm rom sign --key PATH'")
     return 0
 

@@ -103,9 +103,12 @@ def firmware_files(root: Path) -> list[str]:
     found = []
     for top in FIRMWARE_DIRS:
         for dirpath, dirnames, filenames in os.walk(root / top):
-            dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+            # A linked directory is not walked (it could loop) but is still listed, so it cannot hide
+            # code from the check: it shows as an extra file, and a manifest is never built over it.
+            linked = [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
+            dirnames[:] = [d for d in dirnames if d != "__pycache__" and d not in linked]
             rel = Path(dirpath).relative_to(root).as_posix()
-            found.extend(f"{rel}/{name}" for name in filenames if not _is_cache(name))
+            found.extend(f"{rel}/{name}" for name in filenames + linked if not _is_cache(name))
     return sorted(found)
 
 
@@ -115,7 +118,13 @@ def sha256_file(path: Path) -> str:
 
 
 def build_manifest(root: Path = PROJECT_ROOT) -> Manifest:
-    entries = [ManifestEntry(path=p, sha256=sha256_file(root / p)) for p in firmware_files(root)]
+    entries = []
+    for path in firmware_files(root):
+        try:
+            entries.append(ManifestEntry(path=path, sha256=sha256_file(root / path)))
+        except OSError as exc:
+            raise RomError(f"{root / path}: cannot be hashed ({exc.strerror}); firmware directories must "
+                           "hold only regular files") from exc
     return Manifest(format=MANIFEST_FORMAT, key_id=None, files=entries)
 
 
