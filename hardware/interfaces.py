@@ -60,6 +60,19 @@ class DeviceFaultCleared:
 
 
 @dataclass(frozen=True)
+class DeviceWarning:
+    """A condition that needs an attendant soon but does not stop play (e.g. printer paper low).
+
+    Reported once when it starts (active=True) and once when it ends (active=False).
+    """
+
+    device: str
+    kind: str
+    message: str
+    active: bool = True
+
+
+@dataclass(frozen=True)
 class TicketPrinted:
     """The printer confirmed the validation number was printed: the ticket counts as issued."""
 
