@@ -8,9 +8,10 @@ import pytest
 from pydantic import BaseModel, ConfigDict, NonNegativeInt
 
 from egm import games
+from egm.config import PROJECT_ROOT
 from egm.rom import PayTable, PaytableError, load_paytable
 from egm.rom.signing import generate_key_pair, sign_file
-from tests.rom_support import DEV_PRIVATE_KEY, SignedTree, sign_tree
+from tests.rom_support import DEV_PRIVATE_KEY, DEV_PUBLIC_KEY, SignedTree, sign_tree
 
 
 class TinyRules(BaseModel):
@@ -159,9 +160,25 @@ def test_not_toml(tmp_path: Path) -> None:
     assert "not valid TOML" in refused(make_tree(tmp_path, GOOD + "[game\n"))
 
 
-def test_shipped_dragon_poker_table_loads_through_the_rom(signed_tree: SignedTree) -> None:
-    pytest.importorskip("egm.games.dragon_poker.paytable")
-    table = load_paytable(signed_tree.root / "paytables/dragon-poker.toml",
-                          trusted_keys=signed_tree.trusted_keys, manifest_path=signed_tree.manifest_path)
-    assert table.game == "dragon-poker"
-    assert isinstance(table.rules, games.paytable_model("dragon-poker"))
+@pytest.mark.parametrize("name", sorted(p.name for p in (PROJECT_ROOT / "paytables").glob("*.toml")))
+def test_every_shipped_table_loads_through_the_rom(signed_tree: SignedTree, name: str) -> None:
+    table = load_paytable(signed_tree.root / "paytables" / name, trusted_keys=signed_tree.trusted_keys,
+                          manifest_path=signed_tree.manifest_path)
+    assert isinstance(table.rules, games.paytable_model(table.game))
+
+
+@pytest.mark.parametrize(("old", "new", "key", "why"), [
+    ("pair = 0\nthree_of_a_kind = 2", "three_of_a_kind = 2", "game.bonus_points", "no points for pair"),
+    ("natural_pair = 7", "natural_pair = -7", "game.pair_bonus.pays_to_one", "must be 0 or more"),
+])
+def test_real_dragon_poker_schema_refuses_bad_awards(tmp_path: Path, old: str, new: str, key: str,
+                                                      why: str) -> None:
+    """A table from elsewhere, with a valid detached signature, is still checked by the game's schema."""
+    text = (PROJECT_ROOT / "paytables/dragon-poker.toml").read_text()
+    assert old in text
+    candidate = tmp_path / "candidate.toml"
+    candidate.write_text(text.replace(old, new, 1))
+    sign_file(candidate, DEV_PRIVATE_KEY)
+    with pytest.raises(PaytableError) as info:
+        load_paytable(candidate, trusted_keys=[DEV_PUBLIC_KEY])
+    assert str(candidate) in str(info.value) and f"'{key}'" in str(info.value) and why in str(info.value)
