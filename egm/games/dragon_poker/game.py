@@ -1,0 +1,283 @@
+"""Dragon Poker on the cabinet: the `Game` plug-in (game id "dragon-poker").
+
+A round moves through three steps:
+
+* "designate" - four face-down 13-card hands A..D and the 2 bonus cards are dealt (the pair bonus,
+  if bet, was placed with the wager, before any hand is revealed). The player designates the
+  player, dealer and Dragon hands: Decision("designate", {"player": "A", "dealer": "B", "dragon": "C"});
+  the fourth hand is discarded.
+* "set" - the player hand is revealed. The player sets it with
+  Decision("set", {"front": [3 cards], "middle": [5 cards]}) (the back is the other 5) or with
+  Decision("house_way"). A foul, a reused card or a card from outside the hand is refused.
+* "complete" - the dealer and Dragon hands are revealed and set by the house way, the rows are
+  compared, and the hand is settled (`hand.play_hand`, `payout.cabinet_payout`).
+
+The reference strategy designates A = player, B = dealer, C = Dragon (D discarded) and presses
+HOUSE WAY. The record is the deal, the wager, the jackpot before the hand, the scoreboard before the
+hand and the accepted decisions; `restore` replays the decisions, so a restored round is identical.
+
+Playing one hand (tests/test_dragon_game.py does this with a freshly signed ROM)::
+
+    game = DragonPoker(load_default_paytable())
+    round_ = game.new_round(game.default_wager(25), Rng.from_seed(5), {"dragon_jackpot": 0})
+    while not round_.finished:
+        round_.decide(round_.reference_decision())
+    round_.outcome()  # win_credits, pools_cents, result_code ("P2", "H3", "D2", "S"...), summary
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from egm.config import PROJECT_ROOT
+from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, Wager
+from egm.games.dragon_poker.deal import HAND_LABELS, Deal, deal
+from egm.games.dragon_poker.hand import REVEAL_ORDER, HandResult, play_hand
+from egm.games.dragon_poker.house_way import set_house_way
+from egm.games.dragon_poker.pair_bonus import pair_bonus_hand, pair_bonus_win
+from egm.games.dragon_poker.payout import POOL, Payout, cabinet_payout, starting_pool_cents
+from egm.games.dragon_poker.paytable import DragonPokerRules
+from egm.games.dragon_poker.setting import SetHand, choose_setting
+from egm.rng import Rng
+from egm.rom import PayTable, load_paytable
+
+DEFAULT_PAYTABLE = PROJECT_ROOT / "paytables" / "dragon-poker.toml"
+RECORD_FORMAT = 1
+ROLES = ("player", "dealer", "dragon")
+REFERENCE_DESIGNATION = {"player": "A", "dealer": "B", "dragon": "C"}
+SCOREBOARD_SIZE = 10
+PAIR_BONUS = "pair_bonus"
+DECISIONS_BY_STEP = {"designate": ("designate",), "set": ("set", "house_way"), "complete": ()}
+
+
+def load_default_paytable() -> PayTable:
+    """The default Dragon Poker pay table, through the pay-table ROM (signed and schema-checked)."""
+    return load_paytable(DEFAULT_PAYTABLE)
+
+
+def scoreboard_after(previous: Sequence[str], result_code: str) -> list[str]:
+    """The last 10 results, oldest first, after adding this hand's.
+
+    >>> scoreboard_after(["P2"] * 10, "D3")[-2:], len(scoreboard_after(["P2"] * 10, "D3"))
+    (['P2', 'D3'], 10)
+    """
+    return [*previous, result_code][-SCOREBOARD_SIZE:]
+
+
+class DragonPokerRound(Round):
+    """One Dragon Poker hand in progress (see the module doc for the steps)."""
+
+    def __init__(self, rules: DragonPokerRules, wager: Wager, dealt: Deal, pool_before_cents: int,
+                 scoreboard: Sequence[str]) -> None:
+        self.rules = rules
+        self.wager = wager
+        self.dealt = dealt
+        self.pool_before_cents = pool_before_cents
+        self.scoreboard_before = list(scoreboard)[-SCOREBOARD_SIZE:]
+        self.designation: dict[str, str] | None = None
+        self.result: HandResult | None = None
+        self.payout: Payout | None = None
+        self.decisions: list[Decision] = []
+
+    # --- steps and decisions -------------------------------------------------------------------
+    @property
+    def step(self) -> str:
+        if self.designation is None:
+            return "designate"
+        return "set" if self.result is None else "complete"
+
+    def decide(self, decision: Decision) -> None:
+        step = self.step
+        if decision.kind not in DECISIONS_BY_STEP[step]:
+            if step == "complete":
+                raise DecisionRefused(f"'{decision.kind}' is refused: this game is complete")
+            raise DecisionRefused(f"'{decision.kind}' is refused at step '{step}'; this step takes "
+                                  f"{' or '.join(repr(k) for k in DECISIONS_BY_STEP[step])}")
+        if decision.kind == "designate":
+            self.designation = _designation(decision.args)
+        elif decision.kind == "set":
+            self._finish(choose_setting(self._hand("player"), decision.args.get("front"),
+                                        decision.args.get("middle")))
+        else:
+            self._finish(set_house_way(self._hand("player")))
+        self.decisions.append(decision)
+
+    def reference_decision(self) -> Decision:
+        step = self.step
+        if step == "designate":
+            return Decision("designate", dict(REFERENCE_DESIGNATION))
+        if step == "set":
+            return Decision("house_way")
+        raise DecisionRefused("this game is complete; it takes no more decisions")
+
+    def _hand(self, role: str) -> tuple:
+        assert self.designation is not None
+        return self.dealt.hands[self.designation[role]]
+
+    def _finish(self, player: SetHand) -> None:
+        unit_cents = self.wager.bet_credits * self.wager.denom_cents
+        dealer, dragon = set_house_way(self._hand("dealer")), set_house_way(self._hand("dragon"))
+        self.result = play_hand(player, dealer, dragon, self.rules,
+                                jackpot_before=self.pool_before_cents // unit_cents)
+        self.payout = cabinet_payout(
+            self.result.ledger, self.wager, self.rules, self.pool_before_cents,
+            pair_bonus_win(self.dealt.bonus_cards, self.wager.side_bets.get(PAIR_BONUS, 0), self.rules),
+        )
+
+    # --- results -------------------------------------------------------------------------------
+    def outcome(self) -> Outcome:
+        if self.result is None or self.payout is None:
+            raise RuntimeError("the outcome is known only once the hand is complete")
+        return Outcome(
+            win_credits=self.payout.win_credits,
+            pools_cents={POOL: self.payout.pool_after_cents},
+            result_code=self.result.ledger.result_code,
+            summary=self._summary(),
+        )
+
+    def _summary(self) -> dict[str, Any]:
+        assert self.result is not None and self.payout is not None
+        return {
+            "designation": dict(self.designation or {}),
+            "hands": {role: [str(c) for c in self._hand(role)] for role in ROLES}
+            | {"discard": [str(c) for c in self.dealt.hands[self._discard_label()]]},
+            "bonus_cards": [str(c) for c in self.dealt.bonus_cards],
+            "pair_bonus": self._pair_bonus_view(),
+            **self.result.to_dict(),
+            "money": self.payout.to_dict(),
+        }
+
+    def _discard_label(self) -> str:
+        assert self.designation is not None
+        return next(label for label in HAND_LABELS if label not in self.designation.values())
+
+    def _pair_bonus_view(self) -> dict[str, Any]:
+        bet = self.wager.side_bets.get(PAIR_BONUS, 0)
+        hand = pair_bonus_hand(self.dealt.bonus_cards)
+        return {"bet_credits": bet, "hand": hand,
+                "win_credits": pair_bonus_win(self.dealt.bonus_cards, bet, self.rules)}
+
+    # --- record and display --------------------------------------------------------------------
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "game_id": DragonPoker.game_id,
+            "format": RECORD_FORMAT,
+            "wager": {"bet_credits": self.wager.bet_credits, "stake_credits": self.wager.stake_credits,
+                      "denom_cents": self.wager.denom_cents, "side_bets": dict(self.wager.side_bets)},
+            "deck": self.dealt.to_indices(),
+            "pool_before_cents": self.pool_before_cents,
+            "scoreboard_before": list(self.scoreboard_before),
+            "decisions": [d.to_record() for d in self.decisions],
+        }
+
+    def view(self) -> dict[str, Any]:
+        """What the display may show: face-down hands stay hidden until their reveal."""
+        step = self.step
+        roles = {label: role for role, label in (self.designation or {}).items()}
+        face_up = {"designate": set(), "set": {"player"}, "complete": {*ROLES, "discard"}}[step]
+        hands = {}
+        for label, cards in self.dealt.hands.items():
+            role = roles.get(label, "discard" if self.designation else None)
+            shown = role in face_up
+            hands[label] = {"role": role, "face_up": shown,
+                            "cards": [str(c) for c in cards] if shown else None}
+        view: dict[str, Any] = {
+            "game_id": DragonPoker.game_id,
+            "step": step,
+            "decisions_allowed": list(DECISIONS_BY_STEP[step]),
+            "hands": hands,
+            "bonus_cards": [str(c) for c in self.dealt.bonus_cards],
+            "pair_bonus": self._pair_bonus_view(),
+            "bet_credits": self.wager.bet_credits,
+            "stake_credits": self.wager.stake_credits,
+            "jackpot_cents": self.pool_before_cents,
+            "scoreboard": list(self.scoreboard_before),
+        }
+        if self.result is not None and self.payout is not None:
+            view |= {
+                "reveal_order": list(REVEAL_ORDER),
+                **self.result.to_dict(),
+                "money": self.payout.to_dict(),
+                "jackpot_cents": self.payout.pool_after_cents,
+                "scoreboard": scoreboard_after(self.scoreboard_before, self.result.ledger.result_code),
+            }
+        return view
+
+
+def _designation(args: Mapping[str, Any]) -> dict[str, str]:
+    if sorted(args) != sorted(ROLES):
+        raise DecisionRefused("designate names exactly the player, dealer and dragon hands, "
+                              "e.g. {'player': 'A', 'dealer': 'B', 'dragon': 'C'}")
+    labels = [args[role] for role in ROLES]
+    if any(label not in HAND_LABELS for label in labels):
+        raise DecisionRefused(f"designate hands by their labels {', '.join(HAND_LABELS)}")
+    if len(set(labels)) != len(labels):
+        raise DecisionRefused("designate three different hands for the player, dealer and Dragon")
+    return {role: args[role] for role in ROLES}
+
+
+class DragonPoker(Game):
+    """Dragon Poker bound to one pay table (a `egm.rom.PayTable` whose rules are DragonPokerRules)."""
+
+    game_id = "dragon-poker"
+    title = "Dragon Poker"
+    steps = ("designate", "set", "complete")
+    pool_names = (POOL,)
+
+    @property
+    def rules(self) -> DragonPokerRules:
+        return self.paytable.rules
+
+    def default_wager(self, denom_cents: int) -> Wager:
+        bet = self.paytable.header.default_bet_credits
+        side = self.rules.pair_bonus.default_bet_credits
+        return self._wager(bet, denom_cents, {PAIR_BONUS: side} if side else {})
+
+    def _wager(self, bet: int, denom_cents: int, side_bets: Mapping[str, int]) -> Wager:
+        return Wager(bet_credits=bet, stake_credits=self.rules.stake_points * bet + sum(side_bets.values()),
+                     denom_cents=denom_cents, side_bets=dict(side_bets))
+
+    def check_wager(self, wager: Wager) -> None:
+        """Refuse (ValueError) a wager this pay table does not offer, naming the rule broken."""
+        header = self.paytable.header
+        if wager.denom_cents not in header.denominations_cents:
+            raise ValueError(f"denomination {wager.denom_cents} cents is not offered; "
+                             f"use one of {header.denominations_cents}")
+        if wager.bet_credits not in header.bets_credits:
+            raise ValueError(f"a bet of {wager.bet_credits} credits per point is not offered; "
+                             f"use one of {header.bets_credits}")
+        unknown = set(wager.side_bets) - {PAIR_BONUS}
+        if unknown:
+            raise ValueError(f"side bets {sorted(unknown)} are not offered; "
+                             f"the only side bet is '{PAIR_BONUS}'")
+        side = wager.side_bets.get(PAIR_BONUS, 0)
+        if not 0 <= side <= self.rules.pair_bonus.max_bet_credits:
+            raise ValueError(f"the pair bonus takes 0 to {self.rules.pair_bonus.max_bet_credits} credits")
+        if wager != self._wager(wager.bet_credits, wager.denom_cents, wager.side_bets):
+            raise ValueError(f"the stake must be {self.rules.stake_points} points x the bet plus the side "
+                             "bets")
+
+    def new_round(self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int],
+                  scoreboard: Sequence[str] = ()) -> DragonPokerRound:
+        """Deal a hand. `scoreboard` is the last results (oldest first) kept in wager memory."""
+        self.check_wager(wager)
+        pool = pools_cents.get(POOL, starting_pool_cents(self.rules, wager))
+        return DragonPokerRound(self.rules, wager, deal(rng), pool, scoreboard)
+
+    def restore(self, record: Mapping[str, Any]) -> DragonPokerRound:
+        if record.get("game_id") != self.game_id or record.get("format") != RECORD_FORMAT:
+            raise ValueError(f"not a {self.game_id} record of format {RECORD_FORMAT}")
+        w = record["wager"]
+        wager = Wager(bet_credits=w["bet_credits"], stake_credits=w["stake_credits"],
+                      denom_cents=w["denom_cents"], side_bets=dict(w["side_bets"]))
+        round_ = DragonPokerRound(self.rules, wager, Deal.from_indices(record["deck"]),
+                                  record["pool_before_cents"], record["scoreboard_before"])
+        for decision in record["decisions"]:
+            try:
+                round_.decide(Decision.from_record(decision))
+            except DecisionRefused as exc:
+                raise ValueError(f"the record holds a decision the game refuses ({exc}); "
+                                 "the record is damaged") from exc
+        return round_
+
