@@ -13,12 +13,12 @@ from pathlib import Path
 
 from egm.config import PROJECT_ROOT
 
+Handler = Callable[[argparse.Namespace], int]
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     rom = subparsers.add_parser("rom", help="build, sign and verify the program ROM; GAT HMAC; keys")
     commands = rom.add_subparsers(dest="rom_command", required=True, metavar="ROM_COMMAND")
-
-    Handler = Callable[[argparse.Namespace], int]
 
     def add(name: str, help_text: str, handler: Handler) -> argparse.ArgumentParser:
         parser = commands.add_parser(name, help=help_text, description=help_text)
