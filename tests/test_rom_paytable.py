@@ -144,7 +144,9 @@ def test_detached_signature_by_an_untrusted_key_is_refused(tmp_path: Path) -> No
      "not one of bets_credits"),
     ('game = "tiny"', 'game = "blackjack"', "paytable.game", "not a registered game id"),
     ('id = "TINY-1"\n', "", "paytable.id", "missing key"),
-])
+], ids=["unknown-header-key", "negative-award", "wrong-type", "unknown-game-key", "float-cents",
+        "negative-limit", "no-denominations", "repeated-denomination", "default-bet-not-allowed",
+        "unknown-game", "missing-id"])
 def test_bad_values_name_file_and_key(tmp_path: Path, old: str, new: str, key: str, why: str) -> None:
     assert old in GOOD
     message = refused(make_tree(tmp_path, GOOD.replace(old, new)))
@@ -170,7 +172,7 @@ def test_every_shipped_table_loads_through_the_rom(signed_tree: SignedTree, name
 @pytest.mark.parametrize(("old", "new", "key", "why"), [
     ("pair = 0\nthree_of_a_kind = 2", "three_of_a_kind = 2", "game.bonus_points", "no points for pair"),
     ("natural_pair = 7", "natural_pair = -7", "game.pair_bonus.pays_to_one", "must be 0 or more"),
-])
+], ids=["missing-rank", "negative-award"])
 def test_real_dragon_poker_schema_refuses_bad_awards(tmp_path: Path, old: str, new: str, key: str,
                                                       why: str) -> None:
     """A table from elsewhere, with a valid detached signature, is still checked by the game's schema."""
