@@ -190,7 +190,7 @@ def _rewrite_paths(tree: SignedTree, edit: dict[int, str] | None = None, append:
     ({0: "egm/../../secret.py"}, None, "escapes"),
     ({0: "egm/./core.py"}, None, "escapes"),
     ({0: "keys/dev-ed25519.key"}, None, "outside the firmware directories"),
-])
+], ids=["duplicate", "absolute", "drive-letter", "dot-dot", "dot", "outside-firmware"])
 def test_bad_manifest_paths(tree: SignedTree, edit: dict[int, str] | None, append: str | None,
                             message: str) -> None:
     _rewrite_paths(tree, edit, append)
