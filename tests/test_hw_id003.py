@@ -21,6 +21,7 @@ from hardware.serial import id003_protocol as p
 from hardware.serial.id003_driver import Id003BillAcceptor
 from hardware.serial.link import FrameError
 from hardware.sim.id003_sim import Id003Simulator
+from hardware.sim.scripted_port import ScriptedPort
 from hardware.sim.transport import PtyTransport
 
 NOTES = frozenset({100, 500, 1000, 2000, 5000, 10000})
@@ -277,39 +278,10 @@ def test_fuzz_valid_frames_survive_noise(noise: bytes) -> None:
     assert items[-1] == p.Frame(p.ESCROW, b"\x65")
 
 
-class ScriptedPort:
-    """A fake transport whose replies are whatever bytes the test supplies."""
-
-    def __init__(self, replies: list[bytes]) -> None:
-        self.replies = replies
-        self.timeout: float | None = 0.0
-        self.buffer = b""
-        self.written: list[bytes] = []
-
-    @property
-    def in_waiting(self) -> int:
-        return len(self.buffer)
-
-    def write(self, data: bytes) -> int:
-        self.written.append(data)
-        self.buffer += self.replies.pop(0) if self.replies else b""
-        return len(data)
-
-    def read(self, size: int = 1) -> bytes:
-        out, self.buffer = self.buffer[:size], self.buffer[size:]
-        return out
-
-    def reset_input_buffer(self) -> None:
-        self.buffer = b""
-
-    def close(self) -> None:
-        pass
-
-
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.binary(max_size=32), max_size=12))
 def test_fuzz_driver_never_credits_random_bytes(replies: list[bytes]) -> None:
-    port = ScriptedPort(list(replies))
+    port = ScriptedPort(replies)
     driver = Id003BillAcceptor("fake://", FakeClock(), port_factory=lambda *_: port, poll_interval_s=0)
     driver.enable(NOTES)
     events: list[object] = []

@@ -37,7 +37,7 @@ class SimDevice:
                 return b""
             self.received.append(data)
             reply = self.handle(data)
-            if self.silent:
+            if self.silent or not self.plugged:  # the request itself may have cut the power
                 return b""
             if reply and self.corruptions:
                 reply = self.corrupt(reply, self.corruptions.popleft())
