@@ -40,8 +40,8 @@ class HandResult:
                 side.value: {row: describe(setting.values[row]) for row in ROWS}
                 for side, setting in self.settings.items()
             },
-            "rows": {row: {"player_vs_dealer": result.player_vs_dealer.value, "winner": result.winner.value}
-                     for row, result in self.rows.items()},
+            "rows": {row: {"winner": result.winner.value} for row, result in self.rows.items()},
+            "player_vs_dealer": {row: result.player_vs_dealer.value for row, result in self.rows.items()},
             "winner": self.ledger.winner,
             "result_code": self.ledger.result_code,
             "bonus_points": {side.value: points for side, points in self.bonus_points.items()},

@@ -6,7 +6,9 @@ same way, and it is the reference strategy for the player seat in the lab.
 1. back = the best 5-card hand of the 13 cards (`egm.poker.best_hand`, whose documented canonical
    choice decides between equal-valued card sets, e.g. which suit or which joker);
 2. middle = the best 5-card hand of the 8 cards left;
-3. front = the 3 cards left, in dealt order.
+3. front = the 3 cards left.
+
+Each row lists its cards by descending card index (`SetHand`).
 
 It is deterministic and never fouls: the back is the best of a superset of the middle's cards, so
 back >= middle; the middle is the best five of eight cards that include the front's three, so it is

@@ -32,7 +32,8 @@ from egm.poker import describe, evaluate
 
 @dataclass(frozen=True)
 class SetHand:
-    """A hand set into front (3 cards), middle (5) and back (5)."""
+    """A hand set into front (3 cards), middle (5) and back (5); each row is kept in descending
+    card-index order (the order `egm.poker.best_hand` gives), whatever order it was chosen in."""
 
     front: tuple[Card, ...]
     middle: tuple[Card, ...]
@@ -42,6 +43,7 @@ class SetHand:
         for row in ROWS:
             if len(self.row(row)) != ROW_SIZES[row]:
                 raise ValueError(f"the {row} holds {ROW_SIZES[row]} cards, not {len(self.row(row))}")
+            object.__setattr__(self, row, tuple(sorted(self.row(row), reverse=True)))
 
     def row(self, name: str) -> tuple[Card, ...]:
         return getattr(self, name)
@@ -82,7 +84,7 @@ def choose_setting(hand: Sequence[Card], front: Any, middle: Any) -> SetHand:
     """The player's setting: `front` (3 cards) and `middle` (5) as text; the back is the other 5.
 
     Refuses (DecisionRefused) a wrong card count, a card not in the hand, a card used twice and a
-    foul. "JK" stands for either joker of the hand; the back keeps the dealt order.
+    foul. "JK" stands for either joker of the hand.
     """
     for row, chosen in (("front", front), ("middle", middle)):
         if not isinstance(chosen, (list, tuple)) or len(chosen) != ROW_SIZES[row]:
