@@ -1,0 +1,195 @@
+"""`egm autoplay`, `egm meters`, `egm recall`: the cabinet headless, and its memory read out.
+
+Exit codes: 0 done; 2 bad input (a config error, an unknown game, a bill the cabinet refuses);
+3 the cabinet stands in a tilt (the JSON names it under `tilt`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+EXIT_TILT = 3
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    play = subparsers.add_parser(
+        "autoplay",
+        help="run the cabinet headless: recover, play N games with the reference strategy, cash out",
+    )
+    play.add_argument("--nvram", type=Path, required=True, help="wager memory directory (created if new)")
+    play.add_argument("--game", required=True, help="game id, e.g. dragon-poker")
+    play.add_argument("--games", type=int, required=True, help="number of new games to play")
+    play.add_argument("--seed", type=int, help="deterministic RNG seed (replay, tests); default: OS entropy")
+    play.add_argument("--bill-cents", type=int, default=10000, help="note inserted when credits run short")
+    play.add_argument("--config", type=Path, help="cabinet config file (default config/cabinet.toml)")
+    play.add_argument("--json", action="store_true", help="print one JSON object")
+    play.set_defaults(handler=_autoplay_command)
+
+    meters = subparsers.add_parser("meters", help="read the meters from wager memory (no play)")
+    meters.add_argument("--nvram", type=Path, required=True)
+    meters.add_argument("--config", type=Path)
+    meters.add_argument("--json", action="store_true")
+    meters.set_defaults(handler=_meters_command)
+
+    recall = subparsers.add_parser("recall", help="list the last games from wager memory, newest first")
+    recall.add_argument("--nvram", type=Path, required=True)
+    recall.add_argument("--config", type=Path)
+    recall.add_argument("--json", action="store_true")
+    recall.set_defaults(handler=_recall_command)
+
+
+def _emit(report: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(report, sort_keys=True))
+        return
+    for key, value in report.items():
+        shown = json.dumps(value, sort_keys=True, indent=2) if isinstance(value, dict | list) else value
+        print(f"{key}: {shown}")
+
+
+def _tilt_report(cabinet: Any) -> dict[str, Any]:
+    return {"tilt": cabinet.tilt, "tilt_detail": cabinet.snapshot()["tilt_detail"]}
+
+
+def autoplay(cabinet: Any, game_id: str, games: int, bill_cents: int) -> tuple[dict[str, Any], int]:
+    """Boot, finish whatever was in progress, play `games` new games, cash out. (report, exit code)."""
+    from egm.events import CashOut, Key, PlayerDecision, StartGame
+
+    acceptor, doors = cabinet.devices.bill_acceptor, cabinet.devices.doors
+    if not hasattr(acceptor, "insert_bill") or not hasattr(doors, "turn_key"):
+        return {"error": "autoplay drives the emulated devices; set every device backend to 'emulated'"}, 2
+    cabinet.boot()
+    completed = 0
+    problem = ""
+
+    def settle_lockups() -> None:
+        cabinet.poll_devices()
+        while cabinet.state == "handpay":  # headless, the attendant pays at once
+            doors.turn_key(Key.ATTENDANT)
+            cabinet.poll_devices()
+
+    def play_round() -> None:
+        while cabinet.round is not None and cabinet.state.startswith("game."):
+            cabinet.handle(PlayerDecision(cabinet.round.reference_decision()))
+        settle_lockups()
+
+    play_round()  # a game a power cut interrupted
+    while not cabinet.tilt and not problem and completed < games:
+        if game_id not in cabinet.games:
+            problem = (
+                f"game '{game_id}' is not installed on this cabinet; choose one of {list(cabinet.games)}"
+            )
+            break
+        game = cabinet.games[game_id]
+        stake = game.default_wager(cabinet.config.denomination_cents).stake_credits
+        while not cabinet.tilt and cabinet.credits_cents < stake * cabinet.config.denomination_cents:
+            acceptor.insert_bill(bill_cents)
+            refused = [r for r in cabinet.poll_devices() if not r.accepted]
+            if refused:
+                problem = refused[0].reason
+                break
+        if cabinet.tilt or problem:
+            break
+        started = cabinet.handle(StartGame(game_id))
+        if not started.accepted:
+            problem = started.reason
+            break
+        play_round()
+        completed += 1
+    if not cabinet.tilt and not problem and cabinet.credits_cents > 0:
+        cabinet.handle(CashOut())
+        settle_lockups()
+    report: dict[str, Any] = {
+        "state": cabinet.state,
+        "meters": cabinet.memory.meters.to_record() if cabinet.memory else {},
+        "games_completed": completed,
+        "tickets": [
+            {"validation_number": t["validation_number"], "amount_cents": t["amount_cents"]}
+            for t in cabinet.session_tickets
+        ],
+        "recovered": cabinet.recovered,
+    }
+    if cabinet.tilt:
+        return {**report, **_tilt_report(cabinet)}, EXIT_TILT
+    if problem:
+        return {**report, "error": problem}, EXIT_BAD_INPUT
+    return report, EXIT_OK
+
+
+def _load_config(path: Path | None) -> Any:
+    from egm.config import load_cabinet_config
+
+    return load_cabinet_config(path)
+
+
+def _autoplay_command(args: argparse.Namespace) -> int:
+    from egm.cabinet import build_cabinet
+    from egm.config import ConfigError
+
+    if args.games < 0 or args.bill_cents <= 0:
+        _emit({"error": "--games must be 0 or more and --bill-cents a positive amount"}, args.json)
+        return EXIT_BAD_INPUT
+    try:
+        config = _load_config(args.config)
+        cabinet = build_cabinet(config, args.nvram, game_ids=[args.game], seed=args.seed)
+    except (ConfigError, KeyError) as exc:
+        _emit({"error": str(exc).strip("'\"")}, args.json)
+        return EXIT_BAD_INPUT
+    report, code = autoplay(cabinet, args.game, args.games, args.bill_cents)
+    _emit(report, args.json)
+    return code
+
+
+def _open_memory(args: argparse.Namespace) -> tuple[Any, dict[str, Any] | None]:
+    """The wager memory, checked and repaired as at boot; or a tilt report."""
+    from egm.clock import SystemClock
+    from egm.config import load_jurisdiction
+    from egm.memory.store import RamError, WagerMemory
+
+    config = _load_config(args.config)
+    try:
+        memory = WagerMemory.open(
+            args.nvram,
+            clock=SystemClock(),
+            event_log_size=config.event_log_size,
+            recall_depth=load_jurisdiction(config.jurisdiction).recall_depth,
+        )
+    except RamError as exc:
+        return None, {"tilt": "ram_error", "tilt_detail": str(exc)}
+    if memory.get("accounting_error") or memory.meters.balance_error():
+        detail = memory.get("accounting_error") or "meters off the accounting identity"
+        return memory, {
+            "tilt": "accounting_error",
+            "tilt_detail": detail,
+            "meters": memory.meters.to_record(),
+        }
+    return memory, None
+
+
+def _meters_command(args: argparse.Namespace) -> int:
+    memory, tilt = _open_memory(args)
+    if tilt:
+        _emit(tilt, args.json)
+        return EXIT_TILT
+    _emit({"meters": memory.meters.to_record()}, args.json)
+    return EXIT_OK
+
+
+def _recall_command(args: argparse.Namespace) -> int:
+    memory, tilt = _open_memory(args)
+    if tilt:
+        _emit(tilt, args.json)
+        return EXIT_TILT
+    games = memory.recall()
+    if args.json:
+        print(json.dumps(games, sort_keys=True))
+    else:
+        for game in games:
+            outcome = game["outcome"]
+            print(f"#{game['number']} {game['game_id']} {game['at']} win {outcome['win_cents']} cents")
+    return EXIT_OK
