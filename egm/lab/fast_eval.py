@@ -28,6 +28,7 @@ from numba import njit
 
 JOKERS = np.int64(3) << np.int64(52)
 ALL_RANKS = 0x1FFF
+NIBBLE_LOW_BITS = 0x1111111111111  # bit 4r: the clubs card of each rank
 
 FIVE_OF_A_KIND = 9
 STRAIGHT_FLUSH = 8
@@ -39,6 +40,13 @@ THREE_OF_A_KIND = 3
 TWO_PAIR = 2
 PAIR = 1
 HIGH_CARD = 0
+
+# HIGHEST_RANK[x]: the highest set bit of a 13-bit rank set x (x > 0).
+HIGHEST_RANK = np.array([max(r for r in range(13) if x >> r & 1) if x else -1 for x in range(1 << 13)],
+                        np.int8)
+# STRAIGHT_RANKS[top]: the rank set of the straight with `top` on top (3 = the wheel, A-2-3-4-5).
+STRAIGHT_RANKS = np.array([0x100F if top == 3 else 31 << (top - 4) if top > 3 else 0 for top in range(13)],
+                          np.int64)
 
 
 @njit(cache=True)
@@ -70,61 +78,79 @@ def _naturals(mask: int, rank: int, k: int) -> int:
 
 
 @njit(cache=True)
-def _count(mask: int, rank: int) -> int:
-    return _popcount((mask >> (4 * rank)) & 15)
-
-
-@njit(cache=True)
 def _suit_ranks(mask: int, suit: int) -> int:
-    """The ranks (13-bit) held in `suit`."""
-    out = 0
-    for rank in range(13):
-        out |= ((mask >> (4 * rank + suit)) & 1) << rank
-    return out
+    """The ranks (13-bit set) held in `suit`: bits 4r + suit gathered to bits r."""
+    x = (mask >> suit) & NIBBLE_LOW_BITS
+    x = (x | (x >> 3)) & 0x0303030303030303
+    x = (x | (x >> 6)) & 0x000F000F000F000F
+    x = (x | (x >> 12)) & 0x000000FF000000FF
+    return (x | (x >> 24)) & 0xFFFF
 
 
 @njit(cache=True)
-def _singles(mask: int, used: int, k: int, jokers_left: int) -> tuple[bool, int, int, int]:
+def _at_least(counts: tuple[int, int, int, int, int, int], k: int) -> int:
+    """The ranks held k or more times (all ranks for k <= 0). counts[i] = ranks held i+ times, i=0..5."""
+    return counts[max(k, 0)] if k <= 5 else 0
+
+
+@njit(cache=True)
+def _count(counts: tuple[int, int, int, int, int, int], rank: int) -> int:
+    return ((counts[1] >> rank) & 1) + ((counts[2] >> rank) & 1) + ((counts[3] >> rank) & 1) + (
+        (counts[4] >> rank) & 1)
+
+
+@njit(cache=True)
+def _singles(mask: int, held: int, used: int, k: int, jokers_left: int) -> tuple[bool, int, int, int]:
     """k kickers of distinct unused ranks, highest first, a natural card (lowest suit) where one is held
     and a joker otherwise: (found, ranks + 1 as k nibbles, natural cards, jokers used)."""
     packed = 0
     chosen = 0
     jokers = 0
     got = 0
+    if jokers_left == 0:
+        left = held & ~used
+        while got < k and left:
+            rank = HIGHEST_RANK[left]
+            left ^= 1 << rank
+            chosen |= _naturals(mask, rank, 1)
+            packed = packed << 4 | (rank + 1)
+            got += 1
+        return got == k, packed, chosen, 0
     rank = 12
     while got < k and rank >= 0:
         if not (used >> rank) & 1:
-            nib = (mask >> (4 * rank)) & 15
-            if nib:
-                chosen |= (nib & -nib) << (4 * rank)
-                packed = packed << 4 | (rank + 1)
-                got += 1
+            if (held >> rank) & 1:
+                chosen |= _naturals(mask, rank, 1)
             elif jokers < jokers_left:
                 jokers += 1
-                packed = packed << 4 | (rank + 1)
-                got += 1
+            else:
+                rank -= 1
+                continue
+            packed = packed << 4 | (rank + 1)
+            got += 1
         rank -= 1
     return got == k, packed, chosen, jokers
 
 
 @njit(cache=True)
-def _grouped(mask: int, cat: int, a: int, b: int, k: int) -> tuple[int, int]:
+def _grouped(mask: int, counts: tuple[int, int, int, int, int, int], jokers_held: int, cat: int, a: int,
+             b: int, k: int) -> tuple[int, int]:
     """The best hand of `cat` made of a group of a cards (0: none), a group of b cards (0: none) and k
     kickers, all of distinct ranks; (-1, 0) if the holding cannot make it. Mirrors egm.poker's search:
     the highest first rank whose hand can be completed, then the highest second, then kickers."""
-    jokers_held = _popcount((mask >> 52) & 3)
-    for ra in range(12, -1 if a else 11, -1):
-        need_a = a - min(_count(mask, ra), a) if a else 0
-        if need_a > jokers_held:
-            continue
-        for rb in range(12, -1 if b else 11, -1):
-            if b and rb == ra:
-                continue
-            need_b = b - min(_count(mask, rb), b) if b else 0
-            if need_a + need_b > jokers_held:
-                continue
+    candidates_a = _at_least(counts, a - jokers_held) if a else 1
+    while candidates_a:
+        ra = HIGHEST_RANK[candidates_a]
+        candidates_a ^= 1 << ra
+        need_a = a - min(_count(counts, ra), a) if a else 0
+        candidates_b = _at_least(counts, b - jokers_held + need_a) & ~(1 << ra) if b else 1
+        while candidates_b:
+            rb = HIGHEST_RANK[candidates_b]
+            candidates_b ^= 1 << rb
+            need_b = b - min(_count(counts, rb), b) if b else 0
             used = (1 << ra if a else 0) | (1 << rb if b else 0)
-            found, packed, kickers, jokers = _singles(mask, used, k, jokers_held - need_a - need_b)
+            found, packed, kickers, jokers = _singles(mask, counts[1], used, k,
+                                                      jokers_held - need_a - need_b)
             if not found:
                 continue
             value = cat
@@ -144,34 +170,28 @@ def _grouped(mask: int, cat: int, a: int, b: int, k: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def _straight_window(ranks: int, top: int) -> int:
-    """How many of the five ranks of the straight with `top` on top (3 = the wheel) `ranks` holds."""
+def _straight_top(ranks: int, jokers_held: int) -> tuple[int, int]:
+    """The highest straight that `ranks` and the jokers make: (top, jokers needed), or (-1, 9)."""
     extended = (ranks << 1) | ((ranks >> 12) & 1)  # bit r + 1 = rank r; bit 0 = the ace, low
-    return _popcount((extended >> (top - 3)) & 31)
+    for top in range(12, 2, -1):
+        need = 5 - _popcount((extended >> (top - 3)) & 31)
+        if need <= jokers_held:
+            return top, need
+    return -1, 9
 
 
 @njit(cache=True)
-def _straight_ranks(top: int) -> int:
-    return 0x100F if top == 3 else 31 << (top - 4)
-
-
-@njit(cache=True)
-def _straight_flush(mask: int, jokers_held: int) -> tuple[int, int]:
+def _straight_flush(mask: int, suits: tuple[int, int, int, int], jokers_held: int) -> tuple[int, int]:
     best_top, best_need, best_suit = -1, 9, -1
     for suit in range(4):
-        ranks = _suit_ranks(mask, suit)
-        if _popcount(ranks) + jokers_held < 5:
-            continue
-        for top in range(12, 2, -1):
-            need = 5 - _straight_window(ranks, top)
-            if need <= jokers_held:
-                if top > best_top or (top == best_top and need < best_need):
-                    best_top, best_need, best_suit = top, need, suit
-                break
+        if _popcount(suits[suit]) + jokers_held >= 5:
+            top, need = _straight_top(suits[suit], jokers_held)
+            if top > best_top or (top == best_top and need < best_need):
+                best_top, best_need, best_suit = top, need, suit
     if best_top < 0:
         return -1, 0
     chosen = _lowest_bits(mask & JOKERS, best_need)
-    wanted = _straight_ranks(best_top)
+    wanted = STRAIGHT_RANKS[best_top]
     for rank in range(13):
         if (wanted >> rank) & 1:
             chosen |= mask & (np.int64(1) << (4 * rank + best_suit))
@@ -179,86 +199,92 @@ def _straight_flush(mask: int, jokers_held: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def _flush(mask: int, jokers_held: int) -> tuple[int, int]:
+def _flush(mask: int, suits: tuple[int, int, int, int], jokers_held: int) -> tuple[int, int]:
     best_value, best_suit = -1, -1
     for suit in range(4):
-        ranks = _suit_ranks(mask, suit)
+        ranks = suits[suit]
         if _popcount(ranks) + jokers_held < 5:
             continue
         value = FLUSH
         for _ in range(jokers_held):
             value = value << 4 | 13
-        taken = jokers_held
-        for rank in range(12, -1, -1):
-            if taken < 5 and (ranks >> rank) & 1:
-                value = value << 4 | (rank + 1)
-                taken += 1
+        for _ in range(5 - jokers_held):
+            rank = HIGHEST_RANK[ranks]
+            ranks ^= 1 << rank
+            value = value << 4 | (rank + 1)
         if value > best_value:
             best_value, best_suit = value, suit
     if best_value < 0:
         return -1, 0
     chosen = mask & JOKERS
-    taken = jokers_held
-    for rank in range(12, -1, -1):
-        card = np.int64(1) << (4 * rank + best_suit)
-        if taken < 5 and mask & card:
-            chosen |= card
-            taken += 1
+    ranks = suits[best_suit]
+    for _ in range(5 - jokers_held):
+        rank = HIGHEST_RANK[ranks]
+        ranks ^= 1 << rank
+        chosen |= np.int64(1) << (4 * rank + best_suit)
     return best_value, chosen
 
 
 @njit(cache=True)
-def _straight(mask: int, jokers_held: int) -> tuple[int, int]:
-    held = 0
-    for rank in range(13):
-        if (mask >> (4 * rank)) & 15:
-            held |= 1 << rank
-    for top in range(12, 2, -1):
-        need = 5 - _straight_window(held, top)
-        if need <= jokers_held:
-            chosen = _lowest_bits(mask & JOKERS, need)
-            wanted = _straight_ranks(top) & held
-            for rank in range(13):
-                if (wanted >> rank) & 1:
-                    chosen |= _naturals(mask, rank, 1)
-            return (STRAIGHT << 4 | (top + 1)) << 16, chosen
-    return -1, 0
+def _straight(mask: int, held: int, jokers_held: int) -> tuple[int, int]:
+    top, need = _straight_top(held, jokers_held)
+    if top < 0:
+        return -1, 0
+    chosen = _lowest_bits(mask & JOKERS, need)
+    wanted = STRAIGHT_RANKS[top] & held
+    while wanted:
+        rank = HIGHEST_RANK[wanted]
+        wanted ^= 1 << rank
+        chosen |= _naturals(mask, rank, 1)
+    return (STRAIGHT << 4 | (top + 1)) << 16, chosen
+
+
+@njit(cache=True)
+def _census(mask: int) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int, int, int], int]:
+    """(rank set of each suit, ranks held at least 0..5 times, jokers held)."""
+    s0, s1, s2, s3 = _suit_ranks(mask, 0), _suit_ranks(mask, 1), _suit_ranks(mask, 2), _suit_ranks(mask, 3)
+    one = s0 | s1 | s2 | s3
+    two = (s0 & s1) | (s2 & s3) | ((s0 | s1) & (s2 | s3))
+    three = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    four = s0 & s1 & s2 & s3
+    return (s0, s1, s2, s3), (ALL_RANKS, one, two, three, four, 0), _popcount((mask >> 52) & 3)
 
 
 @njit(cache=True)
 def best5_mask(mask: int) -> tuple[int, int]:
     """The best 5-card hand of a holding of at least 5 cards: (value, mask of the chosen cards)."""
-    jokers_held = _popcount((mask >> 52) & 3)
-    value, chosen = _grouped(mask, FIVE_OF_A_KIND, 5, 0, 0)
+    suits, counts, jokers = _census(mask)
+    value, chosen = _grouped(mask, counts, jokers, FIVE_OF_A_KIND, 5, 0, 0)
     if value < 0:
-        value, chosen = _straight_flush(mask, jokers_held)
+        value, chosen = _straight_flush(mask, suits, jokers)
     if value < 0:
-        value, chosen = _grouped(mask, FOUR_OF_A_KIND, 4, 0, 1)
+        value, chosen = _grouped(mask, counts, jokers, FOUR_OF_A_KIND, 4, 0, 1)
     if value < 0:
-        value, chosen = _grouped(mask, FULL_HOUSE, 3, 2, 0)
+        value, chosen = _grouped(mask, counts, jokers, FULL_HOUSE, 3, 2, 0)
     if value < 0:
-        value, chosen = _flush(mask, jokers_held)
+        value, chosen = _flush(mask, suits, jokers)
     if value < 0:
-        value, chosen = _straight(mask, jokers_held)
+        value, chosen = _straight(mask, counts[1], jokers)
     if value < 0:
-        value, chosen = _grouped(mask, THREE_OF_A_KIND, 3, 0, 2)
+        value, chosen = _grouped(mask, counts, jokers, THREE_OF_A_KIND, 3, 0, 2)
     if value < 0:
-        value, chosen = _grouped(mask, TWO_PAIR, 2, 2, 1)
+        value, chosen = _grouped(mask, counts, jokers, TWO_PAIR, 2, 2, 1)
     if value < 0:
-        value, chosen = _grouped(mask, PAIR, 2, 0, 3)
+        value, chosen = _grouped(mask, counts, jokers, PAIR, 2, 0, 3)
     if value < 0:
-        value, chosen = _grouped(mask, HIGH_CARD, 0, 0, 5)
+        value, chosen = _grouped(mask, counts, jokers, HIGH_CARD, 0, 0, 5)
     return value, chosen
 
 
 @njit(cache=True)
 def best3_mask(mask: int) -> tuple[int, int]:
     """The best 3-card hand of a holding of at least 3 cards: (value, mask of the chosen cards)."""
-    value, chosen = _grouped(mask, THREE_OF_A_KIND, 3, 0, 0)
+    _, counts, jokers = _census(mask)
+    value, chosen = _grouped(mask, counts, jokers, THREE_OF_A_KIND, 3, 0, 0)
     if value < 0:
-        value, chosen = _grouped(mask, PAIR, 2, 0, 1)
+        value, chosen = _grouped(mask, counts, jokers, PAIR, 2, 0, 1)
     if value < 0:
-        value, chosen = _grouped(mask, HIGH_CARD, 0, 0, 3)
+        value, chosen = _grouped(mask, counts, jokers, HIGH_CARD, 0, 0, 3)
     return value, chosen
 
 
