@@ -128,23 +128,31 @@ class Rng:
 
         return cls(CtrDrbg(seed_entropy(seed)), deterministic)
 
-    def _refill(self) -> None:
+    def _next_block(self) -> bytes:
         try:
-            block = self._drbg.generate(BLOCK_BYTES)
+            return self._drbg.generate(BLOCK_BYTES)
         except ReseedRequired:
             self._drbg.reseed(self._entropy_source())
-            block = self._drbg.generate(BLOCK_BYTES)
-        self._buffer = self._buffer[self._pos :] + block
-        self._pos = 0
+            return self._drbg.generate(BLOCK_BYTES)
 
     def read(self, nbytes: int) -> bytes:
-        """The next nbytes of the stream."""
-        while len(self._buffer) - self._pos < nbytes:
-            self._refill()
-        out = self._buffer[self._pos : self._pos + nbytes]
-        self._pos += nbytes
+        """The next nbytes of the stream (a large read costs time in proportion to its size)."""
+        if nbytes < 0:
+            raise ValueError(f"cannot read {nbytes} bytes: the count must not be negative")
         self.bytes_drawn += nbytes
-        return out
+        end = self._pos + nbytes
+        if end <= len(self._buffer):
+            out = self._buffer[self._pos : end]
+            self._pos = end
+            return out
+        parts = [self._buffer[self._pos :]]
+        missing = nbytes - len(parts[0])
+        while missing > 0:
+            self._buffer = self._next_block()
+            parts.append(self._buffer[:missing])
+            self._pos = len(parts[-1])
+            missing -= self._pos
+        return b"".join(parts)
 
     def randbelow(self, n: int) -> int:
         """A uniform integer in [0, n), n < 2^32, by rejection sampling.
