@@ -12,6 +12,7 @@ recovers by itself.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
@@ -63,6 +64,7 @@ class SerialLink(Generic[F]):
         attempts: int = 2,
         max_failures: int = 3,
         reconnect_interval_s: float = 1.0,
+        flush_input: bool = True,
     ) -> None:
         self.device = device
         self.url = url
@@ -73,6 +75,7 @@ class SerialLink(Generic[F]):
         self.attempts = attempts
         self.max_failures = max_failures
         self.reconnect_interval_s = reconnect_interval_s
+        self.flush_input = flush_input  # False for devices that send events on their own
         self.port: Port | None = None
         self.failures = 0
         self.faulted = False
@@ -98,8 +101,17 @@ class SerialLink(Generic[F]):
             self.port = None
 
     # --- exchanges -------------------------------------------------------------------------
-    def exchange(self, request: bytes, parser: FrameParser[F]) -> F | None:
+    def exchange(
+        self,
+        request: bytes,
+        parser: FrameParser[F],
+        accept: Callable[[F], bool] | None = None,
+        on_other: Callable[[F], None] | None = None,
+    ) -> F | None:
         """Send `request` and return the device's reply frame, or None when it never came right.
+
+        With `accept`, only a frame it approves is the reply; other good frames (events the
+        device sent on its own) go to `on_other` and reading goes on.
 
         While the link is faulted, only one attempt is made, and at most once per
         `reconnect_interval_s`, so a dead device does not stall the cabinet's main loop.
@@ -112,7 +124,7 @@ class SerialLink(Generic[F]):
             self._last_try = now
             attempts = 1
         for attempt in range(1, attempts + 1):
-            frame = self._attempt(request, parser)
+            frame = self._attempt(request, parser, accept, on_other)
             if frame is not None:
                 self._succeeded()
                 return frame
@@ -133,27 +145,37 @@ class SerialLink(Generic[F]):
             return False
         return True
 
-    def _attempt(self, request: bytes, parser: FrameParser[F]) -> F | None:
+    def _attempt(
+        self,
+        request: bytes,
+        parser: FrameParser[F],
+        accept: Callable[[F], bool] | None,
+        on_other: Callable[[F], None] | None,
+    ) -> F | None:
         port = self._open()
         if port is None:
             return None
-        parser.reset()
         try:
-            port.reset_input_buffer()
+            if self.flush_input:
+                parser.reset()
+                port.reset_input_buffer()
             port.write(request)
             while True:
                 chunk = port.read(max(1, port.in_waiting))
                 if not chunk:
                     if parser.pending():
                         log.warning("%s: discarded a short frame (the rest never came)", self.device)
+                        parser.reset()
                     return None
                 garbled = False
                 for item in parser.feed(chunk):
                     if isinstance(item, FrameError):
                         log.warning("%s: discarded %s: %s", self.device, item.data.hex(" "), item.reason)
                         garbled = True
-                    else:
+                    elif accept is None or accept(item):
                         return item
+                    elif on_other is not None:
+                        on_other(item)
                 if garbled and not parser.pending():
                     return None
         except (serial.SerialException, OSError) as exc:
