@@ -230,13 +230,14 @@ class DragonPoker(Game):
         return self.paytable.rules
 
     def default_wager(self, denom_cents: int) -> Wager:
-        bet = self.paytable.header.default_bet_credits
-        side = self.rules.pair_bonus.default_bet_credits
-        return self._wager(bet, denom_cents, {PAIR_BONUS: side} if side else {})
+        return self.wager(self.paytable.header.default_bet_credits, denom_cents,
+                          self.rules.pair_bonus.default_bet_credits)
 
-    def _wager(self, bet: int, denom_cents: int, side_bets: Mapping[str, int]) -> Wager:
-        return Wager(bet_credits=bet, stake_credits=self.rules.stake_points * bet + sum(side_bets.values()),
-                     denom_cents=denom_cents, side_bets=dict(side_bets))
+    def wager(self, bet_credits: int, denom_cents: int, pair_bonus_credits: int = 0) -> Wager:
+        """The wager for a bet of B credits per point: S x B credits, plus any pair-bonus bet."""
+        side_bets = {PAIR_BONUS: pair_bonus_credits} if pair_bonus_credits else {}
+        return Wager(bet_credits=bet_credits, denom_cents=denom_cents, side_bets=side_bets,
+                     stake_credits=self.rules.stake_points * bet_credits + pair_bonus_credits)
 
     def check_wager(self, wager: Wager) -> None:
         """Refuse (ValueError) a wager this pay table does not offer, naming the rule broken."""
@@ -254,7 +255,7 @@ class DragonPoker(Game):
         side = wager.side_bets.get(PAIR_BONUS, 0)
         if not 0 <= side <= self.rules.pair_bonus.max_bet_credits:
             raise ValueError(f"the pair bonus takes 0 to {self.rules.pair_bonus.max_bet_credits} credits")
-        if wager != self._wager(wager.bet_credits, wager.denom_cents, wager.side_bets):
+        if wager.stake_credits != self.wager(wager.bet_credits, wager.denom_cents, side).stake_credits:
             raise ValueError(f"the stake must be {self.rules.stake_points} points x the bet plus the side "
                              "bets")
 
