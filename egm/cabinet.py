@@ -732,7 +732,7 @@ class Cabinet:
 
     def _device_fault(self, event: DeviceFault) -> Result:
         self._faults[(event.device, event.kind)] = event.message
-        self._commit(lambda tx: tx.log("device_fault", event.message, device=event.device, kind=event.kind))
+        self._commit(lambda tx: tx.log("device_fault", event.message, device=event.device, fault=event.kind))
         self._settle()
         return ACCEPTED
 
