@@ -168,8 +168,13 @@ def test_paytable_model_checks_the_board() -> None:
     assert "two apart in one line" in refused(wild_spaces=[[1, 4], [1, 6]])
     assert "reached through a wild space" in refused(wild_spaces=[[0, 1], [1, 0]])
     assert "opponents_default exceeds" in refused(opponents_default=3, opponents_max=2)
-    assert "rise strictly" in refused(win_pays=[{"min_margin": 1, "pays": 2}, {"min_margin": 1, "pays": 3}])
+    assert "rising min_margin" in refused(
+        result_pays=[{"min_margin": 1, "pays": 20}, {"min_margin": 1, "pays": 30}]
+    )
+    assert "at least the one before" in refused(
+        result_pays=[{"min_margin": 0, "pays": 20}, {"min_margin": 1, "pays": 10}]
+    )
     assert "Extra inputs are not permitted" in refused(bonus=1)
     rules = PokerGridRules.model_validate(EXAMPLE)
-    assert [rules.result_pays(m) for m in (-1, 0, 1, 5, 6, 24, 25)] == [0, 1, 1, 1, 2, 2, 3]
-    assert rules.hand_awards.for_hand("royal_flush") == 5 and rules.hand_awards.for_hand("pair") == 0
+    assert [rules.result_units(m) for m in (-9, -8, -1, 0, 1, 5, 6, 24, 25)] == [0, 4, 4, 10, 16, 16, 18, 18, 20]
+    assert rules.hand_awards.for_hand("royal_flush") == 50 and rules.hand_awards.for_hand("pair") == 0

@@ -1,10 +1,11 @@
 """Poker Grid on the cabinet: the `Game` plug-in.
 
-The stake buys one game against machine opponents (the pay table's default count, or any count up to
-its maximum). The customer (seat 0) places a card with `Decision("place", {"card": "As", "row": r,
-"col": c})`; the machine opponents' turns follow at once, by the pay table's machine strategy, so the
-turn is the customer's again whenever the round waits for a decision. When every card is played the
-result pays by margin, plus an award for each premium hand the customer made (see `paytable`).
+The stake (`stake_units` units of the bet) buys one game against machine opponents (the pay
+table's default count, or any count up to its maximum). The customer (seat 0) places a card with
+`Decision("place", {"card": "As", "row": r, "col": c})`; the machine opponents' turns follow at once,
+by the pay table's machine strategy, so the turn is the customer's again whenever the round waits
+for a decision. When every card is played the result pays by margin, plus an award for each premium
+hand the customer made (see `paytable`).
 
 >>> from types import SimpleNamespace
 >>> from egm.games.poker_grid.paytable import EXAMPLE, PokerGridRules
@@ -69,7 +70,7 @@ class PokerGrid(Game):
 
     def default_wager(self, denom_cents: int) -> Wager:
         bet = self.paytable.header.default_bet_credits
-        return Wager(bet_credits=bet, stake_credits=bet, denom_cents=denom_cents)
+        return Wager(bet_credits=bet, stake_credits=bet * self.rules.stake_units, denom_cents=denom_cents)
 
     def new_round(
         self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int], opponents: int | None = None
@@ -166,9 +167,9 @@ class PokerGridRound(Round):
             raise RuntimeError("the game is not over yet; the outcome exists once every card is played")
         rules = self.game.rules
         awards = self.awards()
-        pays = rules.result_pays(self.margin) + sum(rules.hand_awards.for_hand(hand) for hand in awards)
+        units = rules.result_units(self.margin) + sum(rules.hand_awards.for_hand(hand) for hand in awards)
         return Outcome(
-            win_credits=pays * self.wager.bet_credits,
+            win_credits=units * self.wager.bet_credits,
             result_code={"win": "W", "tie": "T", "loss": "L"}[self.result] + f"{self.margin:+d}",
             summary={
                 "result": self.result,

@@ -1,13 +1,15 @@
 """The `[game]` table of a Poker Grid pay table: the board, the seats, and what the result pays.
 
-Every pay is a whole number of credits per bet credit, so a win is always a whole number of credits.
-The result pays by margin (the customer's score minus the best opponent's score): the highest
-`win_pays` tier whose `min_margin` the margin reaches, `tie_pays` on a tie, nothing on a loss.
-On top, each premium hand the customer makes pays its `hand_awards` value, once per placement.
+Money is counted in units: the customer bets B credits per unit and the stake is `stake_units`
+units (B x stake_units credits, taken at game start). Every pay is a whole number of units, so a win
+is always a whole number of credits. The result pays by margin (the customer's score minus the best
+opponent's score): the `result_pays` tier with the highest `min_margin` the margin reaches (a
+negative `min_margin` pays on a loss by at most that much); a margin below every tier pays nothing.
+On top, each premium hand the customer makes pays its `hand_awards` units, once per placement.
 
 >>> rules = PokerGridRules.model_validate(EXAMPLE)
->>> rules.result_pays(0), rules.result_pays(1), rules.result_pays(30), rules.result_pays(-4)
-(1, 1, 3, 0)
+>>> [rules.result_units(m) for m in (-9, -8, 0, 1, 5, 6, 30)]
+[0, 4, 10, 16, 16, 18, 20]
 >>> from pydantic import ValidationError
 >>> try:
 ...     PokerGridRules.model_validate({**EXAMPLE, "wild_spaces": [[3, 2], [5, 5]]})
@@ -35,21 +37,28 @@ EXAMPLE: dict[str, Any] = {
     "hand_size": 5,
     "opponents_default": 1,
     "opponents_max": 3,
-    "tie_pays": 1,
-    "win_pays": [{"min_margin": 1, "pays": 1}, {"min_margin": 6, "pays": 2}, {"min_margin": 25, "pays": 3}],
-    "hand_awards": {"straight_flush": 2, "royal_flush": 5, "five_of_a_kind": 5},
+    "stake_units": 10,
+    "result_pays": [
+        {"min_margin": -8, "pays": 4},
+        {"min_margin": 0, "pays": 10},
+        {"min_margin": 1, "pays": 16},
+        {"min_margin": 6, "pays": 18},
+        {"min_margin": 25, "pays": 20},
+    ],
+    "hand_awards": {"straight_flush": 20, "royal_flush": 50, "five_of_a_kind": 1},
 }
 
 
 class MarginPay(Strict):
-    """A win by at least `min_margin` points pays `pays` credits per bet credit."""
+    """A margin of at least `min_margin` points (negative: a loss by at most -min_margin) pays `pays`
+    units."""
 
-    min_margin: int = Field(ge=1)
+    min_margin: int
     pays: int = Field(ge=0)
 
 
 class HandAwards(Strict):
-    """Credits per bet credit for each premium hand the customer makes (per placement)."""
+    """Units for each premium hand the customer makes (per placement)."""
 
     four_of_a_kind: int = Field(default=0, ge=0)
     straight_flush: int = Field(default=0, ge=0)
@@ -71,8 +80,8 @@ class PokerGridRules(Strict):
     hand_size: int = Field(default=5, ge=1, le=10)
     opponents_default: int = Field(default=1, ge=1, le=3)
     opponents_max: int = Field(default=1, ge=1, le=3)
-    tie_pays: int = Field(ge=0)
-    win_pays: list[MarginPay] = Field(min_length=1)
+    stake_units: int = Field(ge=1)
+    result_pays: list[MarginPay] = Field(min_length=1)
     hand_awards: HandAwards = HandAwards()
 
     @model_validator(mode="after")
@@ -112,9 +121,12 @@ class PokerGridRules(Strict):
                 f"{seats} seats of {self.hand_size} cards and the starters need more than 54 cards; "
                 "lower hand_size or opponents_max"
             )
-        margins = [tier.min_margin for tier in self.win_pays]
-        if margins != sorted(set(margins)) or margins[0] != 1:
-            raise ValueError("win_pays tiers must start at min_margin 1 and rise strictly")
+        margins = [tier.min_margin for tier in self.result_pays]
+        pays = [tier.pays for tier in self.result_pays]
+        if margins != sorted(set(margins)) or pays != sorted(pays):
+            raise ValueError(
+                "result_pays tiers must list rising min_margin values, each paying at least the one before"
+            )
         self._check_connected()
         return self
 
@@ -137,10 +149,6 @@ class PokerGridRules(Strict):
                 "that every card space connects to a starter space through card spaces"
             )
 
-    def result_pays(self, margin: int) -> int:
-        """Credits per bet credit for the result: margin = customer score - best opponent score."""
-        if margin < 0:
-            return 0
-        if margin == 0:
-            return self.tie_pays
-        return max(tier.pays for tier in self.win_pays if tier.min_margin <= margin)
+    def result_units(self, margin: int) -> int:
+        """Units the result pays: margin = customer score - best opponent score."""
+        return max((tier.pays for tier in self.result_pays if tier.min_margin <= margin), default=0)

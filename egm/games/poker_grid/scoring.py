@@ -129,21 +129,47 @@ def _contributed_points(placed: int, others: tuple[int, ...]) -> tuple[str | Non
     return None, 0
 
 
+@dataclass(frozen=True)
+class Reach:
+    """The hands a card placed on `square` could score in, in tie-break order: (line, squares in
+    order along the line, the other cards as a sorted key). Built once per square and position, then
+    asked for any card."""
+
+    square: int
+    hands: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]
+
+    @classmethod
+    def of(cls, layout: Layout, position: Sequence[int], square: int) -> Reach:
+        hands = []
+        for line in LINES:
+            back, forward = layout.arms(position, square, line)
+            for size in range(2, MAX_HAND + 1):
+                for taken_back in range(min(len(back), size - 1), -1, -1):
+                    taken_forward = size - 1 - taken_back
+                    if taken_forward > len(forward):
+                        break
+                    others = [position[s] for s in (*back[:taken_back], *forward[:taken_forward])]
+                    key = tuple(sorted(JOKER if c >= JOKER or c == WILD else c for c in others))
+                    squares = (*reversed(back[:taken_back]), square, *forward[:taken_forward])
+                    hands.append((line, squares, key))
+        return cls(square, tuple(hands))
+
+    def play(self, card: int) -> Play:
+        """The play of `card` onto the square: the first hand of the most points, or NO_SCORE."""
+        best = NO_SCORE
+        placed = JOKER if card >= JOKER else card
+        for line, squares, key in self.hands:
+            hand, points = _contributed_points(placed, key)
+            if points > best.points:
+                best = Play(line, squares, hand, points)
+        return best
+
+    def points(self, card: int) -> int:
+        """The points of `card` onto the square (`play(card).points`, without building the play)."""
+        placed = JOKER if card >= JOKER else card
+        return max((_contributed_points(placed, key)[1] for _, _, key in self.hands), default=0)
+
+
 def score(layout: Layout, position: Sequence[int], square: int, card: int) -> Play:
     """The play of `card` onto the empty `square` of `position` (the position is not changed)."""
-    best = NO_SCORE
-    placed = JOKER if card >= JOKER else card
-    for line in LINES:
-        back, forward = layout.arms(position, square, line)
-        for size in range(2, MAX_HAND + 1):
-            for taken_back in range(min(len(back), size - 1), -1, -1):
-                taken_forward = size - 1 - taken_back
-                if taken_forward > len(forward):
-                    break
-                others = [position[s] for s in (*back[:taken_back], *forward[:taken_forward])]
-                key = tuple(sorted(JOKER if c >= JOKER or c == WILD else c for c in others))
-                hand, points = _contributed_points(placed, key)
-                if points > best.points:
-                    squares = (*reversed(back[:taken_back]), square, *forward[:taken_forward])
-                    best = Play(line, squares, hand, points)
-    return best
+    return Reach.of(layout, position, square).play(card)
