@@ -200,7 +200,7 @@ def test_the_view_hides_face_down_hands_until_their_reveal(game: DragonPoker) ->
     view = round_.view()
     assert all(h["face_up"] for h in view["hands"].values()) and view["hands"]["D"]["role"] == "discard"
     assert view["reveal_order"][:2] == ["player_set", "dealer_revealed"]
-    assert view["scoreboard"] == ["P2"] * 9 + [round_.outcome().result_code]
+    assert view["scoreboard"] == [round_.outcome().result_code] + ["P2"] * 9  # newest first
     assert view["jackpot_cents"] == round_.outcome().pools_cents["dragon_jackpot"]
 
 

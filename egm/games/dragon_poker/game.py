@@ -57,12 +57,12 @@ def load_default_paytable() -> PayTable:
 
 
 def scoreboard_after(previous: Sequence[str], result_code: str) -> list[str]:
-    """The last 10 results, oldest first, after adding this hand's.
+    """The last 10 results, newest first (as the cabinet keeps them), after adding this hand's.
 
-    >>> scoreboard_after(["P2"] * 10, "D3")[-2:], len(scoreboard_after(["P2"] * 10, "D3"))
-    (['P2', 'D3'], 10)
+    >>> scoreboard_after(["P2"] * 10, "D3")[:2], len(scoreboard_after(["P2"] * 10, "D3"))
+    (['D3', 'P2'], 10)
     """
-    return [*previous, result_code][-SCOREBOARD_SIZE:]
+    return [result_code, *previous][:SCOREBOARD_SIZE]
 
 
 class DragonPokerRound(Round):
@@ -74,7 +74,7 @@ class DragonPokerRound(Round):
         self.wager = wager
         self.dealt = dealt
         self.pool_before_cents = pool_before_cents
-        self.scoreboard_before = list(scoreboard)[-SCOREBOARD_SIZE:]
+        self.scoreboard_before = list(scoreboard)[:SCOREBOARD_SIZE]
         self.designation: dict[str, str] | None = None
         self.result: HandResult | None = None
         self.payout: Payout | None = None
@@ -261,7 +261,8 @@ class DragonPoker(Game):
 
     def new_round(self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int],
                   scoreboard: Sequence[str] = ()) -> DragonPokerRound:
-        """Deal a hand. `scoreboard` is the last results (oldest first) kept in wager memory."""
+        """Deal a hand. `scoreboard` is the last results kept in wager memory, newest first (the
+        cabinet's `scoreboard[game_id]`); the view shows it with this hand's result added."""
         self.check_wager(wager)
         pool = pools_cents.get(POOL, starting_pool_cents(self.rules, wager))
         return DragonPokerRound(self.rules, wager, deal(rng), pool, scoreboard)
