@@ -176,5 +176,6 @@ def test_paytable_model_checks_the_board() -> None:
     )
     assert "Extra inputs are not permitted" in refused(bonus=1)
     rules = PokerGridRules.model_validate(EXAMPLE)
-    assert [rules.result_units(m) for m in (-9, -8, -1, 0, 1, 5, 6, 24, 25)] == [0, 4, 4, 10, 16, 16, 18, 18, 20]
+    margins = (-9, -8, -1, 0, 1, 5, 6, 24, 25)
+    assert [rules.result_units(m) for m in margins] == [0, 4, 4, 10, 16, 16, 18, 18, 20]
     assert rules.hand_awards.for_hand("royal_flush") == 50 and rules.hand_awards.for_hand("pair") == 0
