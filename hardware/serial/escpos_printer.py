@@ -1,0 +1,129 @@
+"""Generic ESC/POS thermal printers through python-escpos (`TicketPrinter`), for kiosks without a
+casino ticket printer.
+
+The ticket is the same `TicketText` the TCL template prints, laid out in lines with its validation
+number as an Interleaved 2 of 5 barcode (ESC/POS "ITF", GS k 70). ESC/POS has no "validation number
+printed" flag, so a ticket counts as printed when the whole job was delivered to a printer that
+reported itself online with paper before and after it; anything else is `TicketFailed`. That is
+weaker evidence than TCL gives, which is why casino floors use TCL printers.
+
+`PortEscpos` lets python-escpos write to a port opened by our injected port factory (device path
+or pyserial URL); tests use python-escpos's own `Dummy` printer and check the bytes.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import serial
+from escpos.escpos import Escpos
+from escpos.exceptions import Error as EscposError
+
+from hardware.interfaces import DeviceFault, DeviceFaultCleared, TicketData, TicketFailed, TicketPrinted
+from hardware.serial.ports import Port
+from hardware.serial.ticket_layout import TicketError, ticket_text
+
+log = logging.getLogger(__name__)
+
+DEVICE = "printer"
+NO_PAPER = 0
+PRINTER_ERRORS = (EscposError, serial.SerialException, OSError, ValueError)
+
+
+class PortEscpos(Escpos):
+    """A python-escpos printer whose bytes go through one of our ports."""
+
+    def __init__(self, port: Port) -> None:
+        super().__init__()
+        self.port = port
+
+    def _raw(self, msg: bytes) -> None:
+        self.port.write(msg)
+
+    def _read(self) -> bytes:
+        return self.port.read(1)
+
+    def close(self) -> None:
+        self.port.close()
+
+
+class EscPosTicketPrinter:
+    """Prints TITO tickets on any ESC/POS printer."""
+
+    def __init__(self, printer: Escpos) -> None:
+        self.printer = printer
+        self.events: list[object] = []
+        self.fault: str | None = None
+
+    def _problem(self) -> str | None:
+        """Why the printer cannot print now, or None. Printers that cannot answer count as fine."""
+        try:
+            if not self.printer.is_online():
+                return "The ticket printer is offline; check its cover, paper and power."
+            if self.printer.paper_status() == NO_PAPER:
+                return "The ticket printer is out of paper; load a new roll."
+        except NotImplementedError:
+            return None
+        except PRINTER_ERRORS as exc:
+            return f"The ticket printer cannot be reached ({exc}); check its cable."
+        return None
+
+    def _track(self, problem: str | None) -> None:
+        if problem is not None and self.fault is None:
+            self.events.append(DeviceFault(DEVICE, "printer_error", problem))
+        elif problem is None and self.fault is not None:
+            self.events.append(DeviceFaultCleared(DEVICE, "printer_error"))
+        self.fault = problem
+
+    def ready(self) -> bool:
+        return self._problem() is None
+
+    def poll(self) -> list[object]:
+        self._track(self._problem())
+        events, self.events = self.events, []
+        return events
+
+    def print_ticket(self, ticket: TicketData) -> None:
+        number = ticket.validation_number
+        problem = self._problem()
+        if problem is not None:
+            self._track(problem)
+            self.events.append(TicketFailed(number, problem))
+            return
+        try:
+            self.render(ticket)
+        except TicketError as exc:
+            self.events.append(TicketFailed(number, f"the ticket cannot be printed: {exc}"))
+            return
+        except PRINTER_ERRORS as exc:
+            self.events.append(TicketFailed(number, f"the printer failed while printing: {exc}"))
+            return
+        problem = self._problem()
+        if problem is not None:
+            self._track(problem)
+            reason = f"the printer reported a problem after printing: {problem}"
+            self.events.append(TicketFailed(number, reason))
+            return
+        self.events.append(TicketPrinted(number))
+
+    def render(self, ticket: TicketData) -> None:
+        text = ticket_text(ticket)
+        p = self.printer
+        p.set(align="center", bold=True, double_height=True)
+        p.textln(text.site_name)
+        p.set(align="center", normal_textsize=True)
+        p.textln(text.site_address)
+        p.set(align="center", bold=True, double_width=True, double_height=True)
+        p.textln(text.ticket_type)
+        p.set(align="center", bold=True, normal_textsize=True)
+        p.textln(text.validation)
+        p.set(align="left", normal_textsize=True)
+        p.textln(f"{text.date}  {text.time}  {text.sequence}")
+        p.set(align="center", bold=True, double_height=True)
+        p.textln(text.amount_figures)
+        p.set(align="center", normal_textsize=True)
+        p.textln(text.amount_words)
+        p.barcode(text.barcode, "ITF", height=80, width=2, pos="BELOW", function_type="B")
+        p.textln(text.expiry)
+        p.textln(text.machine)
+        p.cut()
