@@ -149,7 +149,7 @@ def state_diagram(steps_by_game: Mapping[str, Sequence[str]]) -> str:
             lines.append(f'{indent}state "{entry}" as {node(prefix + entry)}')
             return
         path = prefix + entry["name"]
-        lines.append(f'{indent}state "{entry["name"]}" as {node(path)} {{')
+        lines.append(f"{indent}state {node(path)} {{")
         for child in entry["children"]:
             declare(child, path + ".", indent + "    ")
         lines.append(f"{indent}}}")
@@ -161,6 +161,18 @@ def state_diagram(steps_by_game: Mapping[str, Sequence[str]]) -> str:
         for source in sources:
             lines.append(f"    {node(source)} --> {node(row['dest'])}: {row['trigger']}")
     return "\n".join(lines) + "\n"
+
+
+def diagram_document(game_ids: Sequence[str]) -> str:
+    """docs/state-diagram.md for these games (their steps come from the game classes)."""
+    steps = {game_id: game_class(game_id).steps for game_id in game_ids}
+    return (
+        "# Cabinet state diagram\n\n"
+        "Generated from the state and transition tables in `egm/cabinet.py` for the games in\n"
+        "`config/cabinet.toml`; `tests/test_cabinet_diagram.py` fails when this copy is stale.\n"
+        "Regenerate with `egm state-diagram --write docs/state-diagram.md`.\n\n"
+        f"```mermaid\n{state_diagram(steps)}```\n"
+    )
 
 
 def seeded_rng(seed: int) -> Callable[[int], Rng]:

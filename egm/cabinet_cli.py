@@ -42,6 +42,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     recall.add_argument("--json", action="store_true")
     recall.set_defaults(handler=_recall_command)
 
+    diagram = subparsers.add_parser(
+        "state-diagram", help="print the cabinet state diagram (mermaid markdown)"
+    )
+    diagram.add_argument("--config", type=Path)
+    diagram.add_argument("--write", type=Path, help="write it to this file instead of printing it")
+    diagram.set_defaults(handler=_diagram_command)
+
 
 def _emit(report: dict[str, Any], as_json: bool) -> None:
     if as_json:
@@ -192,4 +199,15 @@ def _recall_command(args: argparse.Namespace) -> int:
         for game in games:
             outcome = game["outcome"]
             print(f"#{game['number']} {game['game_id']} {game['at']} win {outcome['win_cents']} cents")
+    return EXIT_OK
+
+
+def _diagram_command(args: argparse.Namespace) -> int:
+    from egm.cabinet import diagram_document
+
+    text = diagram_document(_load_config(args.config).games)
+    if args.write:
+        args.write.write_text(text, encoding="utf-8")
+    else:
+        print(text, end="")
     return EXIT_OK
