@@ -28,11 +28,10 @@ def holding(rng: random.Random, n: int, jokers: int) -> list[Card]:
     return rng.sample(DECK[:52], n - jokers) + list(DECK[52 : 52 + jokers])
 
 
-@pytest.mark.parametrize("jokers", [0, 1, 2])
-def test_house_way_rows_match_the_reference_card_for_card(jokers: int) -> None:
+def check_house_way_rows(seed: int, jokers: int, hands: int) -> None:
     """Back = best 5 of 13, middle = best 5 of the other 8, front = the last 3: the Dragon house way."""
-    rng = random.Random(800 + jokers)
-    for _ in range(15000):
+    rng = random.Random(seed)
+    for _ in range(hands):
         hand = holding(rng, 13, jokers)
         back = best_hand(hand, 5)
         rest = [c for c in hand if c not in back[1]]
@@ -43,6 +42,17 @@ def test_house_way_rows_match_the_reference_card_for_card(jokers: int) -> None:
         assert (fast_back[0], cards_of(fast_back[1])) == back, hand
         assert (fast_middle[0], cards_of(fast_middle[1])) == middle, hand
         assert best3_mask(mask(front)) == (evaluate(front), mask(front))
+
+
+@pytest.mark.parametrize("jokers", [0, 1, 2])
+def test_house_way_rows_match_the_reference_card_for_card(jokers: int) -> None:
+    check_house_way_rows(800 + jokers, jokers, 15_000)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("jokers", [0, 1, 2])
+def test_house_way_rows_match_the_reference_long_run(jokers: int) -> None:
+    check_house_way_rows(9000 + jokers, jokers, 400_000)
 
 
 @pytest.mark.parametrize("n", [3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 20])
