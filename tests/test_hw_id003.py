@@ -288,3 +288,34 @@ def test_fuzz_driver_never_credits_random_bytes(replies: list[bytes]) -> None:
     for _ in range(len(replies) + 2):
         events += driver.poll()
     assert not of(BillStacked, events)
+
+
+def test_over_tcp_unplug_replug_reopens_the_port_through_the_factory() -> None:
+    from hardware.serial.ports import open_serial_port
+    from hardware.sim.transport import TcpTransport
+
+    sim = Id003Simulator()
+    opened: list[str] = []
+
+    def factory(url, settings, timeout_s):  # type: ignore[no-untyped-def]
+        opened.append(url)
+        return open_serial_port(url, settings, timeout_s)
+
+    clock = FakeClock()
+    with TcpTransport(sim) as transport:
+        assert transport.port.startswith("socket://127.0.0.1:")
+        driver = Id003BillAcceptor(transport.port, clock, port_factory=factory, timeout_s=0.1)
+        rig = Rig(sim, driver, clock)
+        rig.boot()
+        rig.sim.insert_note(100)
+        rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+        rig.driver.stack()
+        rig.poll_until(lambda ev: bool(of(BillStacked, ev)))
+        sim.unplug()
+        rig.poll_until(lambda ev: bool(of(DeviceFault, ev)), limit=8)
+        sim.replug()
+        rig.poll_until(lambda ev: DeviceFaultCleared("bill_acceptor", "communication") in ev, limit=8)
+        rig.poll_until(lambda _: sim.steady[0] == p.ENABLE_IDLING, limit=12)
+        driver.close()
+    assert len(opened) >= 2  # the connection was opened again after the unplug
+    assert of(BillStacked, rig.events) == [BillStacked(100)] and sim.cash_box == [(100, None)]

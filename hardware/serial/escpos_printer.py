@@ -14,6 +14,7 @@ or pyserial URL); tests use python-escpos's own `Dummy` printer and check the by
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 import serial
 from escpos.escpos import Escpos
@@ -31,20 +32,41 @@ PRINTER_ERRORS = (EscposError, serial.SerialException, OSError, ValueError)
 
 
 class PortEscpos(Escpos):
-    """A python-escpos printer whose bytes go through one of our ports."""
+    """A python-escpos printer whose bytes go through one of our ports.
 
-    def __init__(self, port: Port) -> None:
+    `port` is a port, or a function that opens one: then the port is opened on first use and
+    opened again after it failed, so a printer switched on after the cabinet still works.
+    """
+
+    def __init__(self, port: Port | Callable[[], Port]) -> None:
         super().__init__()
-        self.port = port
+        self.opener = port if callable(port) else None
+        self.port: Port | None = None if callable(port) else port
+
+    def _open(self) -> Port:
+        if self.port is None:
+            assert self.opener is not None
+            self.port = self.opener()
+        return self.port
 
     def _raw(self, msg: bytes) -> None:
-        self.port.write(msg)
+        try:
+            self._open().write(msg)
+        except (serial.SerialException, OSError):
+            self.close()
+            raise
 
     def _read(self) -> bytes:
-        return self.port.read(1)
+        try:
+            return self._open().read(1)
+        except (serial.SerialException, OSError):
+            self.close()
+            raise
 
     def close(self) -> None:
-        self.port.close()
+        if self.port is not None and self.opener is not None:
+            self.port.close()
+            self.port = None
 
 
 class EscPosTicketPrinter:

@@ -44,6 +44,7 @@ class LineSettings:
 ID003_LINE = LineSettings(baudrate=9600, parity=serial.PARITY_EVEN)  # JCM ID-003: 9600 8E1
 TCL_LINE = LineSettings(baudrate=38400)  # FutureLogic GEN2/GEN3 default: 38400 8N1
 PANEL_LINE = LineSettings(baudrate=115200)  # our button panel: 115200 8N1
+ESCPOS_LINE = LineSettings(baudrate=9600)  # most ESC/POS printers ship at 9600 8N1
 
 PortFactory = Callable[[str, LineSettings, float], Port]
 """Open `url` (a device path or pyserial URL) with `settings` and a read timeout in seconds."""

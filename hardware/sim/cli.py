@@ -1,0 +1,153 @@
+"""`egm sim ...`: run a device simulator on a TCP port or a pty, and inject faults from the keyboard.
+
+    egm sim bill-acceptor --port socket://127.0.0.1:7001
+    egm sim printer --port 127.0.0.1:7002
+    egm sim panel --port pty
+    egm sim all --base-port 7001      # bill acceptor 7001, printer 7002, panel 7003
+
+Then point the cabinet at them (config/cabinet.toml: backend = "serial", port = "socket://...").
+Type `help` for the commands; with `all`, prefix a command with the device: `bill insert 2000`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import threading
+from collections.abc import Callable
+from typing import TextIO
+
+from hardware.interfaces import Door, Key
+from hardware.sim.backend import serve
+from hardware.sim.device import CORRUPTIONS, SimDevice
+from hardware.sim.id003_sim import FAULT_STATUSES, Id003Simulator
+from hardware.sim.panel_sim import PanelSimulator
+from hardware.sim.tcl_sim import FAULTS, TclPrinterSimulator
+
+Command = Callable[[list[str]], str]
+
+DEVICES: dict[str, tuple[str, Callable[[], SimDevice], int]] = {  # name -> (short, class, port offset)
+    "bill-acceptor": ("bill", Id003Simulator, 0),
+    "printer": ("printer", TclPrinterSimulator, 1),
+    "panel": ("panel", PanelSimulator, 2),
+}
+
+
+def common_commands(sim: SimDevice) -> dict[str, Command]:
+    def corrupt(kind: str) -> Command:
+        return lambda a: (sim.corrupt_next(kind, int(a[0]) if a else 1), f"next reply: {kind}")[1]
+
+    commands: dict[str, Command] = {kind: corrupt(kind) for kind in CORRUPTIONS}
+    commands.update(
+        {
+            "silent": lambda a: (sim.stop_answering(), "stopped answering")[1],
+            "resume": lambda a: (sim.resume_answering(), "answering again")[1],
+            "unplug": lambda a: (sim.unplug(), "unplugged")[1],
+            "replug": lambda a: (sim.replug(), "plugged in (powered up)")[1],
+        }
+    )
+    return commands
+
+
+def device_commands(sim: SimDevice) -> dict[str, Command]:
+    commands = common_commands(sim)
+    if isinstance(sim, Id003Simulator):
+        commands.update(
+            {
+                "insert": lambda a: (sim.insert_note(int(a[0])), f"note of {a[0]} cents inserted")[1],
+                "ticket": lambda a: (sim.insert_ticket(a[0]), f"ticket {a[0]} inserted")[1],
+                "clear": lambda a: (sim.clear_fault(), "fault cleared")[1],
+                "power-cycle": lambda a: (sim.power_cycle(), "power cycled")[1],
+                "cashbox": lambda a: f"cash box: {sim.cash_box}",
+            }
+        )
+        for fault in FAULT_STATUSES:
+            commands[fault] = lambda a, f=fault: (sim.inject_fault(f), f"{f} injected")[1]
+    elif isinstance(sim, TclPrinterSimulator):
+        commands.update(
+            {
+                "paper-low": lambda a: (sim.set_paper_low(a[:1] != ["off"]), "paper low set")[1],
+                "clear": lambda a: (sim.clear_fault(), "faults cleared")[1],
+                "arm": lambda a: (sim.arm(a[0], a[1:2] == ["after"]), f"armed {a[0]}")[1],
+                "power-loss": lambda a: (sim.power_loss(), "power off")[1],
+                "power-on": lambda a: (sim.power_on(), "power on")[1],
+                "issued": lambda a: "\n".join(" | ".join(t) for t in sim.issued) or "no tickets",
+            }
+        )
+        for fault in FAULTS:
+            commands[fault] = lambda a, f=fault: (sim.inject_fault(f), f"{f} injected")[1]
+    elif isinstance(sim, PanelSimulator):
+        commands.update(
+            {
+                "press": lambda a: (sim.press(a[0]), f"{a[0]} down")[1],
+                "release": lambda a: (sim.release(a[0]), f"{a[0]} up")[1],
+                "tap": lambda a: (sim.tap(a[0]), f"{a[0]} tapped")[1],
+                "door": lambda a: (sim.set_door(Door(a[0]), a[1] == "open"), f"door {a[0]} {a[1]}")[1],
+                "key": lambda a: (sim.turn_key(Key(a[0]), a[1] == "on"), f"key {a[0]} {a[1]}")[1],
+                "lamps": lambda a: str(sim.lamps),
+            }
+        )
+    return commands
+
+
+def run_console(sims: dict[str, SimDevice], stdin: TextIO, stdout: TextIO) -> int:
+    """Read commands until `quit` or end of input; each answer is one line."""
+    tables = {name: device_commands(sim) for name, sim in sims.items()}
+    single = next(iter(tables)) if len(tables) == 1 else None
+    for raw in stdin:
+        words = raw.split()
+        if not words:
+            continue
+        if words[0] in ("quit", "exit"):
+            break
+        target = single
+        if words[0] in tables:
+            target, words = words[0], words[1:]
+        if words[:1] == ["help"] or not words or target is None:
+            names = {name: sorted(table) for name, table in tables.items()}
+            print(f"commands: {names}, help, quit", file=stdout, flush=True)
+            continue
+        command = tables[target].get(words[0])
+        if command is None:
+            print(f"unknown command {words[0]!r}; type help", file=stdout, flush=True)
+            continue
+        try:
+            print(command(words[1:]), file=stdout, flush=True)
+        except (IndexError, ValueError) as exc:
+            print(f"{words[0]}: bad arguments ({exc}); type help", file=stdout, flush=True)
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
+    chosen = list(DEVICES) if args.device == "all" else [args.device]
+    sims: dict[str, SimDevice] = {}
+    transports = []
+    for name in chosen:
+        short, make, offset = DEVICES[name]
+        port = f"socket://{args.host}:{args.base_port + offset}" if args.device == "all" else args.port
+        sim = make()
+        transport = serve(sim, port)
+        transports.append(transport)
+        sims[short] = sim
+        print(f"{name} simulator on {transport.port}", flush=True)
+    try:
+        if args.no_console:
+            threading.Event().wait()  # serve until interrupted
+        return run_console(sims, sys.stdin, sys.stdout)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        for transport in transports:
+            transport.stop()
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("sim", help="run a device simulator (ID-003, TCL, panel)")
+    parser.add_argument("device", choices=[*DEVICES, "all"])
+    parser.add_argument("--port", default="pty", help="socket://HOST:PORT, HOST:PORT or pty (default)")
+    parser.add_argument("--host", default="127.0.0.1", help="with 'all': the address to listen on")
+    parser.add_argument("--base-port", type=int, default=7001, help="with 'all': first TCP port")
+    parser.add_argument("--no-console", action="store_true", help="serve until interrupted; no commands")
+    parser.set_defaults(handler=_run)
