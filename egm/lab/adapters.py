@@ -80,7 +80,7 @@ class LabAdapter(ABC):
     def theoretical_max_win(self, paytable: Any) -> ExactFigure:
         """The largest win of one game, in credits of the lab's default wager."""
 
-    def warm_up(self) -> None:  # noqa: B027 - optional hook
+    def warm_up(self, paytable: Any) -> None:  # noqa: B027 - optional hook
         """Compile or load anything slow once, before timing starts."""
 
 

@@ -128,7 +128,7 @@ def certify(request: Request) -> Certification:
     denom = request.denom_cents or denominations[0]
     if denom not in denominations:
         raise LabError(f"--denom-cents {denom} is not one of the pay table's denominations {denominations}")
-    adapter.warm_up()
+    adapter.warm_up(paytable)
 
     strategy = adapter.reference_strategy
     chunks = plan_chunks(request.seed, request.games, adapter.chunk_games(strategy))

@@ -97,10 +97,10 @@ class DragonPokerLab(LabAdapter):
     def chunk_games(self, strategy: str) -> int:
         return 250_000 if strategy == HOUSE_WAY else 2_000
 
-    def warm_up(self) -> None:
+    def warm_up(self, paytable: Any) -> None:
         from egm.lab import dragon_kernel
 
-        dragon_kernel.warm_up()
+        dragon_kernel.warm_up(rules_of(paytable))
 
     def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int) -> Tally:
         from egm.lab import dragon_kernel
