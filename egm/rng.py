@@ -7,7 +7,7 @@ built on the AES block cipher from `cryptography`. `Rng` is the stream every gam
   and are consumed in order. So the stream is the same whether bytes are drawn one at a time by the
   reference engine or in bulk by the lab's compiled kernel: that is what makes the two bit-identical.
 * `randbelow(n)` reads a 32-bit little-endian word and rejects words at or above the largest multiple
-  of n below 2^32 (unbiased rejection sampling), then returns word % n.
+  of n up to 2^32 (unbiased rejection sampling), then returns word % n.
 * `shuffle(items)` is Fisher-Yates from the top: for i = len-1 down to 1, swap items[i] with
   items[randbelow(i + 1)].
 
@@ -155,7 +155,7 @@ class Rng:
         return b"".join(parts)
 
     def randbelow(self, n: int) -> int:
-        """A uniform integer in [0, n), n < 2^32, by rejection sampling.
+        """A uniform integer in [0, n), 0 < n <= 2^32, by rejection sampling.
 
         >>> r = Rng.from_seed(1); all(0 <= r.randbelow(6) < 6 for _ in range(100))
         True
