@@ -1,7 +1,10 @@
 """Build the cabinet's peripherals from configuration: config picks each backend, never the firmware.
 
-`build_devices(config, port_factory=...)` dispatches on each device's `backend`. Only the emulated
-backend is built here so far; the serial and sim backends plug in as further branches.
+`build_devices(config, port_factory=..., clock=...)` dispatches on each device's `backend`:
+"emulated" (in-process stand-ins), "serial" (real devices through pyserial: hardware.serial.backend)
+or "sim" (a wire-protocol simulator served in-process, driven by the serial driver:
+hardware.sim.backend). With doors on the same serial/sim port as the button panel, one panel
+board carries both and a single driver serves them.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from egm.clock import Clock, SystemClock
 from egm.config import CabinetConfig, ConfigError, DeviceConfig
 from hardware.emulated import EmulatedBillAcceptor, EmulatedButtonPanel, EmulatedDoorsAndKeys, EmulatedPrinter
 from hardware.interfaces import BillAcceptor, ButtonPanel, DoorsAndKeys, TicketPrinter
@@ -36,20 +40,35 @@ EMULATED: dict[str, Callable[[], Any]] = {
 }
 
 
-def _build(name: str, device: DeviceConfig, port_factory: Callable[..., Any] | None) -> Any:
+def _build(name: str, device: DeviceConfig, port_factory: Callable[..., Any] | None, clock: Clock) -> Any:
     if device.backend == "emulated":
         return EMULATED[name]()
+    if device.backend == "serial":  # imported here: pyserial and python-escpos load only when used
+        from hardware.serial.backend import build_serial_device
+
+        return build_serial_device(name, device, clock, port_factory)
+    if device.backend == "sim":
+        from hardware.sim.backend import build_sim_device
+
+        return build_sim_device(name, device, clock, port_factory)
     raise ConfigError(
         f"devices.{name}: backend '{device.backend}' is not available in this build; use 'emulated'"
     )
 
 
-def build_devices(config: CabinetConfig, port_factory: Callable[..., Any] | None = None) -> Devices:
+def build_devices(
+    config: CabinetConfig, port_factory: Callable[..., Any] | None = None, clock: Clock | None = None
+) -> Devices:
     """The peripherals config.devices names; `port_factory` opens serial ports (tests inject fakes)."""
     devices = config.devices
+    clock = clock or SystemClock()
+    button_panel = _build("button_panel", devices.button_panel, port_factory, clock)
+    doors, panel = devices.doors, devices.button_panel
+    same_port = (doors.backend, doors.port) == (panel.backend, panel.port)
+    shared_board = doors.backend in ("serial", "sim") and same_port
     return Devices(
-        bill_acceptor=_build("bill_acceptor", devices.bill_acceptor, port_factory),
-        printer=_build("printer", devices.printer, port_factory),
-        button_panel=_build("button_panel", devices.button_panel, port_factory),
-        doors=_build("doors", devices.doors, port_factory),
+        bill_acceptor=_build("bill_acceptor", devices.bill_acceptor, port_factory, clock),
+        printer=_build("printer", devices.printer, port_factory, clock),
+        button_panel=button_panel,
+        doors=button_panel if shared_board else _build("doors", doors, port_factory, clock),
     )
