@@ -17,7 +17,8 @@ matters lives in the cabinet snapshot, so a power cut or a restart redraws the s
 
 Game scenes: each game has one module in `egm.video.scenes` (see `egm.video.scenes.GAME_SCENES`)
 with a `Scene` subclass whose `game_id` matches the game's. The snapshot's "game" entry holds the
-round's `view()`.
+round's `view()` under "view": the round in progress, or the last finished round while it stays on
+the table (the controller keeps it there until the next game or the game menu).
 """
 
 from __future__ import annotations
@@ -47,8 +48,16 @@ class Frame:
 
     @property
     def game(self) -> Mapping[str, Any]:
-        """The current round's view (empty outside a game)."""
-        return self.snapshot.get("game") or {}
+        """The view of the round on the table (empty when none): `snapshot["game"]["view"]`."""
+        return (self.snapshot.get("game") or {}).get("view") or {}
+
+
+@dataclass(frozen=True)
+class UiAction:
+    """An event for the display itself rather than the cabinet (e.g. "shutdown" from the kiosk's
+    operator menu). A scene may return it from `handle` beside cabinet events."""
+
+    name: str
 
 
 @dataclass
@@ -75,6 +84,9 @@ class Scene(ABC):
 
     def enter(self, frame: Frame) -> None:  # noqa: B027 - optional hook
         """Called when the controller switches to this scene; reset presentation state here."""
+
+    def update(self, frame: Frame) -> None:  # noqa: B027 - optional hook
+        """Called once per frame before input and drawing: advance presentation state (animations)."""
 
     @abstractmethod
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:

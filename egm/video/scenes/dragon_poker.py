@@ -17,7 +17,7 @@ import pygame
 
 from egm.events import PlayerDecision
 from egm.games.base import Decision
-from egm.video.scene import Frame, Resources, Scene
+from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.scenes import dragon_view as dv
 from egm.video.theme import (
     BLUE,
@@ -106,6 +106,9 @@ class DragonPokerScene(Scene):
     def enter(self, frame: Frame) -> None:
         self._sync(frame, entering=True)
 
+    def update(self, frame: Frame) -> None:
+        self._sync(frame)
+
     def _sync(self, frame: Frame, entering: bool = False) -> None:
         """Reset presentation state when a new round or step arrives."""
         view = frame.game
@@ -138,6 +141,10 @@ class DragonPokerScene(Scene):
             return self._handle_designate(event)
         if step == "set":
             return self._handle_set(event, frame)
+        if step == "complete" and event.type == pygame.MOUSEBUTTONUP:
+            button = hit(self.settled_buttons(), event.pos)
+            if button is not None:
+                return [UiAction(button.action)]
         return []
 
     def _decision(self, kind: str, **args: Any) -> list[object]:
@@ -196,6 +203,12 @@ class DragonPokerScene(Scene):
             Button("set", "SET HAND", pygame.Rect(1310, 150, 260, 110), "flash" if complete else "off"),
             Button("house_way", "HOUSE\nWAY", pygame.Rect(1310, 290, 260, 110), "on"),
             Button("clear", "CLEAR", pygame.Rect(1310, 430, 260, 90), "on" if self.placed else "off"),
+        ]
+
+    def settled_buttons(self) -> list[Button]:
+        return [
+            Button("deal", "PLAY AGAIN", pygame.Rect(1060, 822, 245, 80), "flash"),
+            Button("menu", "GAME MENU", pygame.Rect(1315, 822, 245, 80), "on"),
         ]
 
     def _handle_set(self, event: pygame.event.Event, frame: Frame) -> list[object]:
@@ -430,6 +443,8 @@ class DragonPokerScene(Scene):
                 y = REVEAL_ROW_Y[row]
                 for i, card in enumerate(row_cards):
                     cards.blit(surface, card, pygame.Rect(x + i * REVEAL_STEP, y, REVEAL_CARD_W, 112))
+                if seat:
+                    kit.text(surface, dv.description(view, role, row), (x, y + 118), 22, WHITE, bold=True)
         for result in results:
             row = result.get("row")
             if row not in REVEAL_ROW_Y:
@@ -453,27 +468,31 @@ class DragonPokerScene(Scene):
             )
         self._draw_row_lines(surface, results, phase)
         if phase >= len(PHASES) - 1 and dv.ledger(view):
-            banner = pygame.Rect(1060, 700, 500, 170)
-            label_box(surface, kit, banner, "RESULT", result_title(dv.ledger(view)), GOLD, 72)
+            banner = pygame.Rect(1060, 700, 500, 110)
+            win = int(dv.money(view).get("win_credits", 0))
+            label_box(
+                surface,
+                kit,
+                banner,
+                f"RESULT  -  PAYS {win:,} CREDITS",
+                result_title(dv.ledger(view)),
+                GOLD,
+                60,
+            )
+            draw_all(surface, kit, self.settled_buttons(), frame.now)
 
     def _draw_row_lines(self, surface: pygame.Surface, results: list[dict[str, Any]], phase: int) -> None:
         kit = self.res.kit
         y = 700
         for result in results:
-            row = str(result.get("row", "")).upper()
-            pvd = SIDE_NAMES.get(result.get("player_vs_dealer", ""), "?")
-            final = SIDE_NAMES.get(result.get("winner", ""), "?")
             if phase < 2:
                 break
-            text = f"{row}: {pvd} wins player vs dealer"
+            pvd = SIDE_NAMES.get(result["player_vs_dealer"], "?")
+            text = f"{result['row'].upper()}: {pvd} over {'Dealer' if pvd == 'Player' else 'Player'}"
             if phase >= 4:
-                text += (
-                    f"; {final} wins the row against the Dragon"
-                    if final != "Dragon"
-                    else "; the Dragon wins the row"
-                )
-            kit.text(surface, text, (60, y), 28, WHITE)
-            y += 40
+                text += f" - row to {SIDE_NAMES.get(result['winner'], '?')}"
+            kit.text(surface, text, (60, y), 30, WHITE, bold=True)
+            y += 42
 
     def _draw_side(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit
@@ -481,7 +500,10 @@ class DragonPokerScene(Scene):
         board = pygame.Rect(SIDE_RECT.x, SIDE_RECT.y, SIDE_RECT.width, 390)
         panel(surface, board)
         kit.text(surface, "SCOREBOARD", (board.centerx, board.y + 12), 28, GOLD, bold=True, anchor="midtop")
+        settled = dv.step(view) == "complete" and self.phase(frame) >= len(PHASES) - 1
         codes = dv.scoreboard(view)
+        if dv.step(view) == "complete" and not settled:
+            codes = codes[1:]  # this hand's result joins the board once it is revealed
         for i in range(10):
             r = pygame.Rect(board.x + 20, board.y + 52 + i * 33, board.width - 40, 30)
             pygame.draw.rect(surface, (16, 14, 26), r, border_radius=8)
@@ -496,7 +518,6 @@ class DragonPokerScene(Scene):
         )
         panel(surface, box)
         kit.text(surface, "POINTS LEDGER", (box.centerx, box.y + 12), 28, GOLD, bold=True, anchor="midtop")
-        settled = dv.step(view) == "complete" and self.phase(frame) >= len(PHASES) - 1
         lines = ledger_lines(dv.ledger(view)) if settled else [("Waiting for the reveal", "")]
         for i, (label, value) in enumerate(lines):
             y = box.y + 52 + i * 30
@@ -523,7 +544,7 @@ def ledger_lines(led: dict[str, Any]) -> list[tuple[str, str]]:
         lines.append(("Dragon points", pts(led["dragon_points"])))
         lines.append(("Player to jackpot", pts(-led.get("player_to_jackpot", 0))))
         lines.append(("Dealer to jackpot", pts(-led.get("house_to_jackpot", 0))))
-    if led.get("jackpot_won_by"):
+    if led.get("jackpot_won_by") and led.get("jackpot_won"):
         lines.append((f"Jackpot to {SIDE_NAMES[led['jackpot_won_by']]}", pts(led.get("jackpot_won", 0))))
     lines.append(("Player net", pts(led.get("player_net", 0))))
     lines.append(("Dealer net", pts(led.get("house_net", 0))))

@@ -1,11 +1,11 @@
-"""Reading a Dragon Poker round's `view()` for the table scene.
+"""Reading a Dragon Poker round's `view()` (egm.games.dragon_poker.game) for the table scene.
 
 The scene draws only from these accessors, so the view's shape is known in one place.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 HAND_LABELS = ("A", "B", "C", "D")
@@ -15,59 +15,84 @@ ROW_SIZES = {"front": 3, "middle": 5, "back": 5}
 SIDE_OF_ROLE = {"player": "P", "dealer": "H", "dragon": "D"}
 ROLE_OF_SIDE = {v: k for k, v in SIDE_OF_ROLE.items()}
 
+View = Mapping[str, Any]
 Cards = list[str | None]
 
 
-def step(view: Mapping[str, Any]) -> str:
+def step(view: View) -> str:
     return str(view.get("step", ""))
 
 
-def hands(view: Mapping[str, Any]) -> dict[str, Cards]:
+def hands(view: View) -> dict[str, Cards]:
     """The four dealt hands by label A-D (None for a face-down card)."""
     raw = view.get("hands") or {}
-    if isinstance(raw, Sequence):
-        raw = dict(zip(HAND_LABELS, raw, strict=False))
-    return {label: list(raw.get(label) or [None] * 13) for label in HAND_LABELS}
+    out: dict[str, Cards] = {}
+    for label in HAND_LABELS:
+        cards = (raw.get(label) or {}).get("cards")
+        out[label] = list(cards) if cards else [None] * 13
+    return out
 
 
-def designation(view: Mapping[str, Any]) -> dict[str, str]:
+def designation(view: View) -> dict[str, str]:
     """role -> hand label, once designated (empty before)."""
-    return {k: v for k, v in dict(view.get("designation") or {}).items() if k in ROLES and v}
+    raw = view.get("hands") or {}
+    return {h["role"]: label for label, h in raw.items() if h.get("role") in ROLES}
 
 
-def role_cards(view: Mapping[str, Any], role: str) -> Cards:
+def role_cards(view: View, role: str) -> Cards:
     label = designation(view).get(role)
     return hands(view)[label] if label else [None] * 13
 
 
-def setting(view: Mapping[str, Any], role: str) -> dict[str, Cards] | None:
-    """A seat's set hand (front/middle/back), or None while it is not set or not revealed."""
-    raw = (view.get("settings") or {}).get(role)
+def setting(view: View, role: str) -> dict[str, Cards] | None:
+    """A seat's set hand (front/middle/back), or None while it is not set."""
+    raw = (view.get("settings") or {}).get(SIDE_OF_ROLE[role])
     if not raw:
         return None
     return {row: list(raw.get(row) or []) for row in ROWS}
 
 
-def row_results(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+def description(view: View, role: str, row: str) -> str:
+    """The poker name of a seat's row, e.g. "Four Fives" (empty until settled)."""
+    return str(((view.get("hand_descriptions") or {}).get(SIDE_OF_ROLE[role]) or {}).get(row, ""))
+
+
+def row_results(view: View) -> list[dict[str, str]]:
     """Per row: {"row", "player_vs_dealer": "P"/"H", "winner": "P"/"H"/"D"} (empty until settled)."""
-    return [dict(r) for r in view.get("rows") or []]
+    rows = view.get("rows") or {}
+    pvd = view.get("player_vs_dealer") or {}
+    return [
+        {"row": row, "player_vs_dealer": str(pvd.get(row, "")), "winner": str(rows[row].get("winner", ""))}
+        for row in ROWS
+        if row in rows
+    ]
 
 
-def bonus_points(view: Mapping[str, Any]) -> dict[str, int]:
+def bonus_points(view: View) -> dict[str, int]:
     return {str(k): int(v) for k, v in dict(view.get("bonus_points") or {}).items()}
 
 
-def ledger(view: Mapping[str, Any]) -> dict[str, Any]:
+def ledger(view: View) -> dict[str, Any]:
     return dict(view.get("ledger") or {})
 
 
-def jackpot_cents(view: Mapping[str, Any]) -> int:
+def money(view: View) -> dict[str, Any]:
+    """The cabinet payout of a settled hand (credits): stake_return, jackpot, pair bonus, win."""
+    return dict(view.get("money") or {})
+
+
+def jackpot_cents(view: View) -> int:
     return int(view.get("jackpot_cents", 0))
 
 
-def scoreboard(view: Mapping[str, Any]) -> list[str]:
-    return [str(code) for code in view.get("scoreboard") or []][-10:]
+def scoreboard(view: View) -> list[str]:
+    """The last results, newest first (P2, H3, D2...)."""
+    return [str(code) for code in view.get("scoreboard") or []][:10]
 
 
-def bonus_cards(view: Mapping[str, Any]) -> Cards:
+def bonus_cards(view: View) -> Cards:
     return list(view.get("bonus_cards") or [None, None])
+
+
+def decisions_allowed(view: View) -> list[str]:
+    return list(view.get("decisions_allowed") or [])

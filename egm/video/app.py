@@ -1,0 +1,76 @@
+"""`egm emulate` and `egm kiosk`: the cabinet with its display, in a window or full screen.
+
+Both run the same controller, wager memory and games as `egm autoplay` (`egm.cabinet.build_cabinet`).
+The emulator opens a resizable window and offers the emulated device controls; the kiosk opens full
+screen at the panel's size, hides the cursor, ignores the window-close request and ESC, and stops only
+from the operator menu's SHUT DOWN.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygame
+
+from egm.audio.controller import AudioController
+from egm.audio.speaker import open_speaker
+from egm.cabinet import build_cabinet
+from egm.clock import SystemClock
+from egm.config import CabinetConfig
+from egm.video.controller import VideoController
+from egm.video.script import Script
+
+WINDOW_TITLE = "EGM - Dragon Poker cabinet"
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    config: CabinetConfig
+    nvram: Path
+    kiosk: bool
+    seed: int | None = None
+    script: Script | None = None
+
+
+def open_display(config: CabinetConfig, kiosk: bool) -> pygame.Surface:
+    pygame.display.init()
+    pygame.display.set_caption(WINDOW_TITLE)
+    if kiosk:
+        screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)  # the panel's own resolution
+        pygame.mouse.set_visible(False)
+        return screen
+    return pygame.display.set_mode((config.display.width, config.display.height), pygame.RESIZABLE)
+
+
+def run(options: RunOptions) -> int:
+    """Boot the cabinet and run the display loop until quit (emulator) or shutdown (kiosk)."""
+    pygame.init()
+    size = open_display(options.config, options.kiosk).get_size()
+    clock = SystemClock()
+    cabinet = build_cabinet(options.config, options.nvram, seed=options.seed, clock=clock)
+    cabinet.boot()
+    audio = AudioController(open_speaker(), options.config.audio)
+    video = VideoController(
+        cabinet, cabinet.devices, options.config, clock, audio, kiosk=options.kiosk, size=size
+    )
+    ticker = pygame.time.Clock()
+    script = options.script
+    try:
+        while video.running:
+            if script is not None:
+                for event in script.due(clock.monotonic(), video.viewport):
+                    pygame.event.post(event)
+                if script.done and not pygame.event.peek():
+                    video.running = False
+            for event in pygame.event.get():
+                video.process(event)
+            video.update()
+            video.present(pygame.display.get_surface())
+            pygame.display.flip()
+            ticker.tick(options.config.display.fps)
+    finally:
+        if cabinet.memory is not None:
+            cabinet.memory.close()
+        pygame.quit()
+    return 0

@@ -1,0 +1,484 @@
+"""The video controller (the patent's 220): reads the cabinet's state, draws the scene for it, and
+turns keyboard, mouse, touch and the emulated device controls into cabinet events.
+
+It never changes money. Every input becomes either a cabinet event (sent with `cabinet.handle`, whose
+refusal reason is shown on screen), an emulated-device action (a bill inserted, a door opened: the
+cabinet learns of it by polling its devices, exactly as with real hardware), or a purely visual
+action (the help overlay, the device drawer, dismissing a printed ticket, the bet level chosen for the
+next game, which the cabinet checks when the game starts).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import pygame
+
+from egm.audio.controller import AudioController
+from egm.clock import Clock
+from egm.config import CabinetConfig
+from egm.events import ButtonChanged, CashOut, Door, Key, PlayerDecision, Result, StartGame
+from egm.games.base import Decision, Game, Wager
+from egm.video import snap
+from egm.video.inputs import DEVICE_KEYS, PANEL_KEYS, PointerFilter
+from egm.video.layout import BAR_RECT, CONTENT_RECT, LOGICAL_SIZE, Viewport
+from egm.video.overlays import draw_help, draw_ticket_overlay, draw_toasts
+from egm.video.scene import Frame, Resources, Scene, UiAction
+from egm.video.scenes import game_scene
+from egm.video.scenes.attract import AttractScene
+from egm.video.scenes.boot import BootScene
+from egm.video.scenes.game_select import GameSelectScene
+from egm.video.scenes.hand_pay import HandPayScene
+from egm.video.scenes.operator import OperatorScene
+from egm.video.scenes.tilt import TiltScene
+from egm.video.sound_cues import cues
+from egm.video.theme import CABINET, GOLD, RED, WHITE, money
+from egm.video.widgets import Button, draw_all, hit, label_box
+from hardware.factory import Devices
+
+TOAST_S = 3.0
+MAX_BET_LEVEL = 5
+RECALL_SHOWN = 10
+HELD_CUES = ("win", "jackpot")  # played once the reveal has shown the result
+WAIT_REVEAL = "Please wait: the cards are being revealed."
+PANEL_BUTTONS = (  # (panel button, label, x, width) along the bottom bar
+    ("help", "HELP", 980, 140),
+    ("cash_out", "CASH\nOUT", 1136, 180),
+    ("bet", "BET", 1332, 170),
+    ("house_way", "HOUSE\nWAY", 1518, 180),
+    ("deal", "DEAL", 1714, 186),
+)
+STATE_SCENES: tuple[tuple[str, type[Scene]], ...] = (  # state prefix -> scene
+    ("tilt", TiltScene),
+    ("handpay", HandPayScene),
+    ("audit", OperatorScene),
+    ("powerup", BootScene),
+    ("selftest", BootScene),
+    ("ramclear", BootScene),
+)
+
+
+class CabinetPort(Protocol):
+    """What the display needs from the cabinet controller (egm.cabinet.Cabinet)."""
+
+    games: Mapping[str, Game]
+
+    def handle(self, event: object) -> Result: ...
+
+    def poll_devices(self) -> Any: ...
+
+    def snapshot(self) -> dict[str, Any]: ...
+
+    def recall(self) -> list[dict[str, Any]]: ...
+
+    def event_log(self, limit: int | None = None) -> list[dict[str, Any]]: ...
+
+
+@dataclass
+class Toast:
+    text: str
+    until: float
+    error: bool = True
+
+
+class VideoController:
+    """One display of one cabinet."""
+
+    def __init__(
+        self,
+        cabinet: CabinetPort,
+        devices: Devices,
+        config: CabinetConfig,
+        clock: Clock,
+        audio: AudioController,
+        *,
+        kiosk: bool = False,
+        size: tuple[int, int] = LOGICAL_SIZE,
+        power_cut: Callable[[], None] | None = None,
+    ) -> None:
+        self.cabinet = cabinet
+        self.devices = devices
+        self.config = config
+        self.clock = clock
+        self.audio = audio
+        self.kiosk = kiosk
+        self.res = Resources.create()
+        self.logical = pygame.Surface(LOGICAL_SIZE)
+        self.viewport = Viewport(size)
+        self.pointer = PointerFilter(self.viewport)
+        self.power_cut = power_cut or (lambda: os.kill(os.getpid(), signal.SIGKILL))
+        self.running = True
+        self.overlay: str | None = None  # "help", "drawer" or "ticket"
+        self.toasts: list[Toast] = []
+        self.keys_on: set[Key] = set()
+        self.bet_level = 1
+        self.table: Mapping[str, Any] | None = None  # the round on the table, live or just finished
+        self.shown_outcome: Mapping[str, Any] | None = None
+        self.pending_cues: list[str] = []
+        self.tickets_seen = len(self._printed())
+        self.scenes: dict[str, Scene] = {}
+        self.snapshot: dict[str, Any] = self._display(cabinet.snapshot())
+        self.frame = Frame(self.snapshot, clock.monotonic())
+        self.scene: Scene = self.scene_for(self.snapshot)
+        self.scene.enter(self.frame)
+
+    # --- the loop body --------------------------------------------------------------------------
+    def update(self) -> Frame:
+        """Poll the devices, take a snapshot, play sounds for what changed, pick the scene."""
+        self.cabinet.poll_devices()
+        self._refresh()
+        printed = self._printed()
+        if len(printed) > self.tickets_seen:
+            self.tickets_seen = len(printed)
+            self.overlay = "ticket"
+        return self.frame
+
+    def _refresh(self) -> None:
+        previous = self.snapshot
+        self.snapshot = self._display(self.cabinet.snapshot())
+        self.pending_cues += cues(previous, self.snapshot)
+        now = self.clock.monotonic()
+        self.toasts = [t for t in self.toasts if t.until > now]
+        self.frame = Frame(self.snapshot, now, tuple(t.text for t in self.toasts))
+        scene = self.scene_for(self.snapshot)
+        if scene is not self.scene:
+            self.scene = scene
+            scene.enter(self.frame)
+        scene.update(self.frame)
+        busy = scene.busy(self.frame)
+        for cue in self.pending_cues:
+            if not (busy and cue in HELD_CUES):
+                self.audio.play(cue)
+        self.pending_cues = [c for c in self.pending_cues if busy and c in HELD_CUES]
+
+    def _display(self, raw: dict[str, Any]) -> dict[str, Any]:
+        """The cabinet snapshot plus what the display keeps showing: the round on the table (the
+        finished round stays until the next game or the game menu) and, in the operator menu, the
+        recall and the event log."""
+        if raw.get("game"):
+            self.table = raw["game"]
+        elif raw.get("last_outcome") and raw["last_outcome"] != self.shown_outcome:
+            self.shown_outcome = raw["last_outcome"]
+            self.table = self._finished_table(raw["last_outcome"])
+        display = {**raw, "game": self.table}
+        if snap.state(raw) == "audit":
+            display["recall"] = [self._recall_entry(r) for r in self.cabinet.recall()[:RECALL_SHOWN]]
+            display["event_log"] = self.cabinet.event_log(40)
+        return display
+
+    def _recall_entry(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        """A recall record with the round rebuilt from it, so its table can be drawn again."""
+        game = self.cabinet.games.get(record["game_id"])
+        view = game.restore(record["round"]).view() if game else {}
+        return {**record, "view": view}
+
+    def _finished_table(self, outcome: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        for record in self.cabinet.recall()[:1]:
+            if record.get("number") == outcome.get("number"):
+                entry = self._recall_entry(record)
+                return {"game_id": entry["game_id"], "step": entry["view"].get("step"), "view": entry["view"]}
+        return None
+
+    def render(self) -> pygame.Surface:
+        """Draw the current frame on the logical 1920x1080 surface and return it."""
+        surface, frame, kit = self.logical, self.frame, self.res.kit
+        surface.fill(CABINET)
+        surface.set_clip(CONTENT_RECT)
+        self.scene.draw(surface, frame)
+        surface.set_clip(None)
+        self._draw_bar(surface, frame)
+        if self.overlay == "help":
+            draw_help(surface, kit)
+        elif self.overlay == "drawer":
+            draw_all(surface, kit, self.drawer_buttons(), frame.now)
+        elif self.overlay == "ticket" and self._printed():
+            draw_ticket_overlay(surface, kit, self._printed()[-1])
+        draw_toasts(surface, kit, [(t.text, t.error) for t in self.toasts])
+        return surface
+
+    def present(self, target: pygame.Surface) -> None:
+        self.viewport.present(self.render(), target)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """A new window size: only the mapping changes (no state, no money)."""
+        self.viewport = Viewport(size)
+        self.pointer = PointerFilter(self.viewport)
+
+    # --- scenes ---------------------------------------------------------------------------------
+    def scene_for(self, s: snap.Snapshot) -> Scene:
+        state = snap.state(s)
+        if state.startswith("game.") or (state == "attract" and snap.table(s)):
+            gid = snap.game_id(s)
+            return self._scene(f"game:{gid}", lambda: game_scene(self.res, gid))
+        for prefix, cls in STATE_SCENES:
+            if state.startswith(prefix):
+                return self._scene(cls.name, lambda c=cls: c(self.res))
+        if snap.credits(s) > 0:
+            return self._scene(GameSelectScene.name, lambda: GameSelectScene(self.res))
+        return self._scene(AttractScene.name, lambda: AttractScene(self.res))
+
+    def _scene(self, key: str, make: Callable[[], Scene]) -> Scene:
+        if key not in self.scenes:
+            self.scenes[key] = make()
+        return self.scenes[key]
+
+    # --- input ----------------------------------------------------------------------------------
+    def process(self, event: pygame.event.Event) -> None:
+        """Handle one pygame event."""
+        if event.type == pygame.QUIT:
+            if not self.kiosk:
+                self.running = False
+            return
+        if event.type == pygame.VIDEORESIZE:
+            self.resize((event.w, event.h))
+            return
+        if event.type == pygame.WINDOWSIZECHANGED:
+            self.resize((event.x, event.y))
+            return
+        if event.type == pygame.KEYDOWN:
+            self._key(event)
+            return
+        logical = self.pointer.convert(event)
+        if logical is not None and logical.type in (
+            pygame.MOUSEBUTTONDOWN,
+            pygame.MOUSEBUTTONUP,
+            pygame.MOUSEMOTION,
+        ):
+            self._pointer(logical)
+
+    def _key(self, event: pygame.event.Event) -> None:
+        if event.key == pygame.K_ESCAPE:
+            if self.overlay:
+                self.overlay = None
+            elif not self.kiosk:
+                self.running = False
+            return
+        if event.key in PANEL_KEYS:
+            self.press(PANEL_KEYS[event.key])
+        elif event.key in DEVICE_KEYS:
+            self.device(DEVICE_KEYS[event.key])
+        elif not self.overlay:
+            self._to_scene(event)
+
+    def _pointer(self, event: pygame.event.Event) -> None:
+        if self.overlay:
+            if event.type == pygame.MOUSEBUTTONUP:
+                button = hit(self.drawer_buttons(), event.pos) if self.overlay == "drawer" else None
+                if button is not None:
+                    self.device(button.action)
+                else:
+                    self.overlay = None  # a touch anywhere else closes the overlay
+            return
+        if BAR_RECT.collidepoint(event.pos) and event.type != pygame.MOUSEMOTION:
+            button = hit(self.bar_buttons(), event.pos) if event.type == pygame.MOUSEBUTTONUP else None
+            if button is not None:
+                self.device("drawer") if button.action == "drawer" else self.press(button.action)
+            return
+        self._to_scene(event)
+
+    def _to_scene(self, event: pygame.event.Event) -> None:
+        if self.scene.busy(self.frame) and event.type in (pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
+            self.toast(WAIT_REVEAL)
+            return
+        for out in self.scene.handle(event, self.frame):
+            if isinstance(out, UiAction):
+                self.ui_action(out.name)
+            else:
+                self.send(out)
+
+    def send(self, event: object) -> Result:
+        """Send one event to the cabinet; a refusal is shown with its reason."""
+        result = self.cabinet.handle(event)
+        if result.reason:
+            self.toast(result.reason, error=not result.accepted)
+        self._refresh()
+        return result
+
+    def press(self, button: str) -> None:
+        """A button-panel press (keyboard or on-screen). HELP and BET are the display's own; the
+        rest become cabinet events for the state the cabinet is in."""
+        self.audio.play("button")
+        state = snap.state(self.snapshot)
+        if button == "help":
+            self.overlay = None if self.overlay == "help" else "help"
+        elif self.scene.busy(self.frame):
+            self.toast(WAIT_REVEAL)
+        elif button == "bet":
+            if state != "attract":
+                self.toast("BET changes the bet between games.")
+                return
+            self.bet_level = self.bet_level % MAX_BET_LEVEL + 1
+            self.toast(f"Bet level {self.bet_level}: {self.stake_credits()} credits a game", error=False)
+        elif button == "cash_out":
+            self.send(CashOut())
+        elif button == "house_way":
+            if not state.startswith("game."):
+                self.toast("HOUSE WAY sets your hand while you set it.")
+                return
+            self.send(PlayerDecision(Decision("house_way")))
+        elif button == "deal":
+            if state.startswith("game."):  # DEAL confirms the step on the table
+                self._to_scene(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
+            elif state == "attract":
+                gid = snap.game_id(self.snapshot) or snap.selected_game(self.snapshot)
+                if self.send(StartGame(gid, self.wager(gid))).accepted:
+                    self.overlay = None
+            else:
+                self.send(ButtonChanged("deal", True))  # the cabinet says why not now
+
+    def wager(self, game_id: str) -> Wager | None:
+        """The game's default wager scaled by the bet level (the cabinet and game check it)."""
+        game = self.cabinet.games.get(game_id)
+        if game is None:
+            return None
+        base = game.default_wager(self.config.denomination_cents)
+        k = self.bet_level
+        return Wager(
+            bet_credits=base.bet_credits * k,
+            stake_credits=base.stake_credits * k,
+            denom_cents=base.denom_cents,
+            side_bets={n: v * k for n, v in base.side_bets.items()},
+        )
+
+    def stake_credits(self) -> int:
+        view = snap.table(self.snapshot).get("view") or {}
+        if snap.state(self.snapshot).startswith("game.") and "stake_credits" in view:
+            return int(view["stake_credits"])
+        wager = self.wager(snap.game_id(self.snapshot) or snap.selected_game(self.snapshot))
+        return wager.stake_credits if wager else 0
+
+    def ui_action(self, name: str) -> None:
+        if name == "shutdown":
+            self.running = False
+        elif name == "menu":
+            self.table = None
+            self._refresh()
+        elif name == "deal":
+            self.press("deal")
+
+    def device(self, action: str) -> None:
+        """An emulated device control (keyboard F-keys or the device drawer)."""
+        if action == "drawer":
+            self.overlay = None if self.overlay == "drawer" else "drawer"
+            return
+        if action == "mute":
+            self.toast("Sound off" if self.audio.toggle_mute() else "Sound on", error=False)
+            return
+        if self.kiosk:
+            self.toast("Device controls exist only in the emulator.")
+            return
+        kind, _, arg = action.partition(":")
+        acceptor: Any = self.devices.bill_acceptor
+        doors: Any = self.devices.doors
+        if kind == "bill":
+            denominations = self.config.bill_denominations_cents
+            if int(arg) >= len(denominations):
+                self.toast("No bill is configured for that key.")
+                return
+            acceptor.insert_bill(denominations[int(arg)])
+        elif kind == "ticket":
+            printed = self._printed()
+            if not printed:
+                self.toast("No printed ticket to insert: cash out first.")
+                return
+            acceptor.insert_ticket(printed[-1].validation_number, printed[-1].amount_cents)
+            self.overlay = None
+        elif kind == "door":
+            door = Door(arg)
+            (doors.close_door if doors.is_open(door) else doors.open_door)(door)
+        elif kind == "key":
+            key = Key(arg)
+            on = key not in self.keys_on
+            (self.keys_on.add if on else self.keys_on.discard)(key)
+            doors.turn_key(key, on)
+        elif action == "power_cut":
+            self.power_cut()
+        self._report_device_results()
+
+    def _report_device_results(self) -> None:
+        """Let the cabinet take the device reports now and show any refusal (a note not accepted...)."""
+        for result in self.cabinet.poll_devices() or []:
+            if not result.accepted and result.reason:
+                self.toast(result.reason)
+        self._refresh()
+
+    def toast(self, text: str, error: bool = True) -> None:
+        self.toasts = [t for t in self.toasts if t.text != text][-2:]
+        self.toasts.append(Toast(text, self.clock.monotonic() + TOAST_S, error))
+        self.frame = Frame(self.snapshot, self.frame.now, tuple(t.text for t in self.toasts))
+
+    # --- chrome ---------------------------------------------------------------------------------
+    def _printed(self) -> list[Any]:
+        return list(getattr(self.devices.printer, "printed", []))
+
+    def lamps(self) -> dict[str, str]:
+        """Each panel lamp as the panel shows it: the cabinet's lamps, plus BET and HOUSE WAY lit
+        when those buttons have a function now."""
+        panel_lamps = {
+            k: str(getattr(v, "value", v)) for k, v in getattr(self.devices.button_panel, "lamps", {}).items()
+        }
+        view = snap.table(self.snapshot).get("view") or {}
+        state = snap.state(self.snapshot)
+        live = state.startswith("game.")
+        return {
+            "help": "on",
+            "cash_out": panel_lamps.get("cash_out", "on"),
+            "deal": "on" if live else panel_lamps.get("deal", "on"),
+            "bet": "on" if state == "attract" else "off",
+            "house_way": "flash" if live and "house_way" in (view.get("decisions_allowed") or []) else "off",
+        }
+
+    def bar_buttons(self) -> list[Button]:
+        lamps = self.lamps()
+        buttons = [
+            Button(name, label, pygame.Rect(x, BAR_RECT.y + 22, w, 106), lamps[name])
+            for name, label, x, w in PANEL_BUTTONS
+        ]
+        if not self.kiosk:
+            buttons.append(
+                Button("drawer", "DEVICES", pygame.Rect(20, BAR_RECT.y + 22, 120, 106), "on", (110, 200, 255))
+            )
+        return buttons
+
+    def drawer_buttons(self) -> list[Button]:
+        doors: Any = self.devices.doors
+        items = [
+            (f"bill:{i}", f"INSERT\n{money(c)}") for i, c in enumerate(self.config.bill_denominations_cents)
+        ]
+        items += [
+            ("ticket", "INSERT\nTICKET"),
+            ("door:main", ("CLOSE" if doors.is_open(Door.MAIN) else "OPEN") + "\nMAIN DOOR"),
+            ("door:logic", ("CLOSE" if doors.is_open(Door.LOGIC) else "OPEN") + "\nLOGIC DOOR"),
+            ("key:operator", "OPERATOR\nKEY " + ("OFF" if Key.OPERATOR in self.keys_on else "ON")),
+            ("key:attendant", "ATTENDANT\nKEY " + ("OFF" if Key.ATTENDANT in self.keys_on else "ON")),
+            ("power_cut", "CUT\nPOWER"),
+        ]
+        return [
+            Button(
+                action,
+                label,
+                pygame.Rect(40 + (i % 6) * 310, 520 + (i // 6) * 140, 290, 120),
+                "on",
+                RED if action == "power_cut" else (110, 200, 255),
+            )
+            for i, (action, label) in enumerate(items)
+        ]
+
+    def _draw_bar(self, surface: pygame.Surface, frame: Frame) -> None:
+        kit, s = self.res.kit, frame.snapshot
+        pygame.draw.rect(surface, (8, 8, 14), BAR_RECT)
+        pygame.draw.line(surface, GOLD, BAR_RECT.topleft, BAR_RECT.topright, 3)
+        denom = snap.denom_cents(s)
+        on_table = snap.state(s) == "attract" and snap.table(s) and not self.scene.busy(frame)
+        win = snap.last_win_credits(s) if on_table else 0
+        meters = (("CREDIT", snap.credits(s)), ("BET", self.stake_credits()), ("WIN", win))
+        x0 = 20 if self.kiosk else 160
+        for i, (title, value) in enumerate(meters):
+            rect = pygame.Rect(x0 + i * 270, BAR_RECT.y + 18, 255, 114)
+            colour = GOLD if title == "WIN" and value else WHITE
+            label_box(surface, kit, rect, f"{title}  {money(value * denom)}", f"{value:,}", colour, 48)
+        draw_all(surface, kit, self.bar_buttons(), frame.now)
