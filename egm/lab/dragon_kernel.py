@@ -106,14 +106,12 @@ def _settle(pf: int, pm: int, pb: int, hf: int, hm: int, hb: int, df: int, dm: i
             bonus_p: int, bonus_h: int, bonus_d: int, pool: int, params: np.ndarray
             ) -> tuple[int, int, int, int, int, int]:
     """(player points, winner, rows won, jackpot prize, pool after, paid into the pool)."""
-    wins = np.zeros(3, np.int64)
-    wins[_row(pf, hf, df)] += 1
-    wins[_row(pm, hm, dm)] += 1
-    wins[_row(pb, hb, db)] += 1
+    front, middle, back = _row(pf, hf, df), _row(pm, hm, dm), _row(pb, hb, db)
     winner, rows_won = SPLIT, 0
-    for side in range(3):
-        if wins[side] >= 2:
-            winner, rows_won = side, wins[side]
+    if front == middle:
+        winner, rows_won = front, 3 if back == front else 2
+    elif back == front or back == middle:
+        winner, rows_won = back, 2
     win_points = 0
     if rows_won == 2:
         win_points = params[P_WIN2]
@@ -256,12 +254,12 @@ class Records:
         return np.where(self.winner == PLAYER, self.jackpot_won, 0)
 
 
-def _words(rng: Rng, count: int) -> np.ndarray:
-    nbytes = 4 * count
-    pieces = [rng.read(BLOCK_BYTES) for _ in range(nbytes // BLOCK_BYTES)]
-    if nbytes % BLOCK_BYTES:
-        pieces.append(rng.read(nbytes % BLOCK_BYTES))
-    return np.frombuffer(b"".join(pieces), dtype="<u4")
+def _fill(rng: Rng, words: np.ndarray) -> None:
+    """Fill `words` (uint32, little-endian) with the next bytes of the stream, in DRBG-request pieces."""
+    view = words.view(np.uint8)
+    for start in range(0, view.size, BLOCK_BYTES):
+        piece = min(BLOCK_BYTES, view.size - start)
+        view[start:start + piece] = np.frombuffer(rng.read(piece), np.uint8)
 
 
 def simulate(rules: DragonPokerRules, seed: int, games: int, best_available: bool = False) -> Records:
@@ -273,13 +271,16 @@ def simulate(rules: DragonPokerRules, seed: int, games: int, best_available: boo
     values = np.empty((games, 9), np.int64)
     pool = rules.jackpot_seed_points
     done = 0
-    words = np.empty(0, np.uint32)
+    buffer = np.empty(READ_WORDS + 4 * DECK_SIZE, np.dtype("<u4"))
+    carried = 0  # words read but not yet used, kept at the front of the buffer
     while done < games:
-        fresh = _words(rng, min(READ_WORDS, (games - done) * (DECK_SIZE - 1) + 64))
-        words = np.concatenate((words, fresh))
+        fresh = min(READ_WORDS, (games - done) * (DECK_SIZE - 1) + 64)
+        _fill(rng, buffer[carried:carried + fresh])
+        words = buffer[:carried + fresh]
         done, used, pool = _play(words, done, games, pool, params, best_available, strategy_seed, *arrays,
                                  values)
-        words = words[used:]
+        carried = words.size - used
+        buffer[:carried] = words[used:].copy()
     return Records(*arrays, values)
 
 

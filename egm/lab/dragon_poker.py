@@ -95,7 +95,7 @@ class DragonPokerLab(LabAdapter):
     strategy_methods = STRATEGY_METHODS
 
     def chunk_games(self, strategy: str) -> int:
-        return 250_000 if strategy == HOUSE_WAY else 2_000
+        return 100_000 if strategy == HOUSE_WAY else 1_000
 
     def warm_up(self, paytable: Any) -> None:
         from egm.lab import dragon_kernel
