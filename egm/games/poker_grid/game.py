@@ -139,7 +139,10 @@ class PokerGridRound(Round):
         self._machine_turns()
 
     def reference_decision(self) -> Decision:
-        card, square = self.game.strategy(self.table)
+        return self.decision_for(*self.game.strategy(self.table))
+
+    def decision_for(self, card: int, square: int) -> Decision:
+        """The customer's decision to play `card` (an index) onto `square`."""
         row, col = self.game.layout.row_col(square)
         return Decision("place", {"card": str(Card(card)), "row": row, "col": col})
 
