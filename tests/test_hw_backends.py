@@ -97,3 +97,34 @@ def test_unknown_protocol_is_a_config_error() -> None:
     )
     with pytest.raises(ConfigError, match="protocol 'ccnet' is not supported"):
         build_devices(config)
+
+
+def test_emulator_controls_drive_the_simulators_through_the_wire() -> None:
+    from datetime import UTC, datetime
+
+    from hardware.interfaces import Key, KeyTurned, TicketData, TicketPrinted
+
+    clock = FakeClock()
+    devices = build_devices(sim_config(), clock=clock)
+    unique = list({id(d): d for d in devices.all()}.values())
+    acceptor, printer, doors = devices.bill_acceptor, devices.printer, devices.doors
+    try:
+        acceptor.enable(frozenset({500}))
+        poll_all(unique, clock, 6)
+        assert acceptor.insert_bill(500)  # type: ignore[attr-defined]
+        events = poll_all(unique, clock, 3)
+        assert BillEscrowed(500) in events
+        doors.turn_key(Key.ATTENDANT, True)  # type: ignore[attr-defined]
+        doors.open_door(Door.LOGIC)  # type: ignore[attr-defined]
+        events = poll_all(unique, clock, 2)
+        assert KeyTurned(Key.ATTENDANT, True) in events and doors.is_open(Door.LOGIC)
+        ticket = TicketData(
+            "001234567890123456", 500, "SITE", "ADDR", "1", datetime(2026, 1, 1, tzinfo=UTC), 1, 30
+        )
+        printer.print_ticket(ticket)
+        events = poll_all(unique, clock, 5)
+        assert TicketPrinted(ticket.validation_number) in events
+        assert printer.printed == [ticket]  # type: ignore[attr-defined]
+    finally:
+        for device in unique:
+            device.close()  # type: ignore[attr-defined]

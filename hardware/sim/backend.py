@@ -2,17 +2,20 @@
 
 With backend "sim" the cabinet starts the device's simulator on a TCP port (when `port` is a
 `socket://host:port` URL) or on a fresh pty (no port), and talks to it through the very serial
-driver it would use on hardware. The returned `SimBackedDevice` behaves as the driver and also
-exposes `simulator`, so the emulator's on-screen controls can insert notes or press buttons.
+driver it would use on hardware. The returned `SimBackedDevice` behaves as the driver, exposes
+`simulator`, and offers the emulated devices' controls (`insert_bill`, `press`, `open_door`,
+`printed`...), so the emulator's on-screen controls and autoplay drive the whole real stack.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
 from egm.clock import Clock
 from egm.config import ConfigError, DeviceConfig
+from hardware.interfaces import Door, Key, TicketData
 from hardware.serial.backend import build_serial_device, protocol_of
 from hardware.serial.ports import PortFactory
 from hardware.sim.device import SimDevice
@@ -20,12 +23,6 @@ from hardware.sim.id003_sim import Id003Simulator
 from hardware.sim.panel_sim import PanelSimulator
 from hardware.sim.tcl_sim import TclPrinterSimulator
 from hardware.sim.transport import PtyTransport, TcpTransport, Transport
-
-SIMULATORS: dict[str, type[SimDevice]] = {
-    "id003": Id003Simulator,
-    "tcl": TclPrinterSimulator,
-    "egm-panel": PanelSimulator,
-}
 
 
 def serve(simulator: SimDevice, port: str | None) -> Transport:
@@ -42,18 +39,85 @@ def serve(simulator: SimDevice, port: str | None) -> Transport:
 class SimBackedDevice:
     """The serial driver connected to its simulator; everything else is the driver's."""
 
-    driver: object
-    simulator: SimDevice
+    driver: Any
+    simulator: Any
     transport: Transport
 
-    def __getattr__(self, name: str) -> object:
+    def __getattr__(self, name: str) -> Any:
+        if name == "driver":  # not set yet (e.g. while copying): no recursion
+            raise AttributeError(name)
         return getattr(self.driver, name)
 
     def close(self) -> None:
-        close = getattr(self.driver, "close", None)
-        if close is not None:
-            close()
+        self.driver.close()
         self.transport.stop()
+
+
+@dataclass
+class SimBillAcceptor(SimBackedDevice):
+    """The emulator's controls (as on `EmulatedBillAcceptor`) act on the simulated acceptor."""
+
+    simulator: Id003Simulator
+
+    def insert_bill(self, amount_cents: int) -> bool:
+        return self.simulator.insert_note(amount_cents)
+
+    def insert_ticket(self, barcode: str, amount_cents: int = 0) -> bool:
+        return self.simulator.insert_ticket(barcode)  # the acceptor reads the barcode, not the amount
+
+    def jam(self) -> None:
+        self.simulator.inject_fault("jam")
+
+    def clear_jam(self) -> None:
+        self.simulator.clear_fault()
+
+
+@dataclass
+class SimPrinter(SimBackedDevice):
+    """`printed` lists the tickets whose validation number the simulated printer really printed."""
+
+    simulator: TclPrinterSimulator
+    sent: dict[str, TicketData] = field(default_factory=dict, init=False)
+
+    def print_ticket(self, ticket: TicketData) -> None:
+        self.sent[ticket.validation_number] = ticket
+        self.driver.print_ticket(ticket)
+
+    @property
+    def printed(self) -> list[TicketData]:
+        return [self.sent[f[-1]] for f in self.simulator.issued if f and f[-1] in self.sent]
+
+    def paper_out(self) -> None:
+        self.simulator.inject_fault("paper_out")
+
+    def load_paper(self) -> None:
+        self.simulator.clear_fault()
+
+
+@dataclass
+class SimPanel(SimBackedDevice):
+    """Buttons, doors and keys of the simulated panel board."""
+
+    simulator: PanelSimulator
+
+    def press(self, button: str) -> None:
+        self.simulator.tap(button)
+
+    def open_door(self, door: Door) -> None:
+        self.simulator.set_door(door, True)
+
+    def close_door(self, door: Door) -> None:
+        self.simulator.set_door(door, False)
+
+    def turn_key(self, key: Key, on: bool = True) -> None:
+        self.simulator.turn_key(key, on)
+
+
+SIMULATORS: dict[str, tuple[type[SimDevice], type[SimBackedDevice]]] = {
+    "id003": (Id003Simulator, SimBillAcceptor),
+    "tcl": (TclPrinterSimulator, SimPrinter),
+    "egm-panel": (PanelSimulator, SimPanel),
+}
 
 
 def build_sim_device(
@@ -62,8 +126,9 @@ def build_sim_device(
     protocol = protocol_of(kind, device)
     if protocol not in SIMULATORS:
         raise ConfigError(f"devices.{kind}: there is no simulator for protocol '{protocol}'")
-    simulator = SIMULATORS[protocol]()
+    simulator_class, device_class = SIMULATORS[protocol]
+    simulator = simulator_class()
     transport = serve(simulator, device.port)
     served = device.model_copy(update={"port": transport.port})
     driver = build_serial_device(kind, served, clock, port_factory)
-    return SimBackedDevice(driver, simulator, transport)
+    return device_class(driver, simulator, transport)

@@ -133,30 +133,32 @@ class Id003Simulator(SimDevice):
         return (self.note_codes[code], None)
 
     # --- the customer and the technician -------------------------------------------------------
-    def insert_note(self, cents: int) -> None:
+    def insert_note(self, cents: int) -> bool:
+        """A note goes in; True when it is on its way to escrow (a rejected note comes back)."""
         with self.lock:
             code = next((c for c, v in self.note_codes.items() if v == cents), None)
             bit = 1 << (code - p.FIRST_NOTE_CODE) if code is not None else 0
             mask = int.from_bytes(self.denomination_mask.ljust(2, b"\xff"), "little")
             accepted = code is not None and not mask & bit and not self.barcode_inhibit & p.INHIBIT_NOTES
-            self._insert((code, b"") if accepted and code is not None else None)
+            return self._insert((code, b"") if accepted and code is not None else None)
 
-    def insert_ticket(self, barcode: str) -> None:
+    def insert_ticket(self, barcode: str) -> bool:
         with self.lock:
-            accepted = not self.barcode_inhibit & p.INHIBIT_TICKETS
-            self._insert((p.TICKET_ESCROW_CODE, barcode.encode("ascii")) if accepted else None)
+            accepted = not self.barcode_inhibit & p.INHIBIT_TICKETS and barcode.isdigit()
+            return self._insert((p.TICKET_ESCROW_CODE, barcode.encode("ascii")) if accepted else None)
 
-    def _insert(self, escrow: Status | None) -> None:
+    def _insert(self, escrow: Status | None) -> bool:
         if self.stage != "idle" or self.fault is not None or self.steady[0] != p.ENABLE_IDLING:
             log.info("id003 sim: not accepting now; the item is refused at the mouth")
-            return
+            return False
         if escrow is None:
             self.upcoming = deque([(p.ACCEPTING, b""), (p.REJECTING, bytes([0x79]))])
-            return
+            return False
         self.escrow = escrow
         self.stage = "escrow"
         self.upcoming = deque([(p.ACCEPTING, b"")])
         self.steady = (p.ESCROW, bytes([escrow[0]]) + escrow[1])
+        return True
 
     def inject_fault(self, kind: str) -> None:
         """Jam, stacker full/open, cheat or failure: the acceptor reports it until `clear_fault`."""
