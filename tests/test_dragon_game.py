@@ -111,14 +111,18 @@ def test_decisions_in_the_wrong_step_are_refused(game: DragonPoker) -> None:
     (["9c", "8d"], ["Kc", "Kd", "Qs", "Qh", "5s"], "the front takes exactly 3 cards"),
     (["9c", "8d", "7h"], "Kc Kd Qs Qh 5s", "the middle takes exactly 5 cards"),
     (["9c", "8d", "7x"], ["Kc", "Kd", "Qs", "Qh", "5s"], "'7x' is not a card"),
+    (["9c", "8d", "7h"], None, "set takes the 'front' \\(3 cards\\) and the 'middle'"),
 ])
 def test_bad_settings_are_refused_with_the_rule(game: DragonPoker, front: list, middle: object,
                                                   reason: str) -> None:
     round_ = round_from(game, deck_with(FOUL_HAND))
     round_.decide(DESIGNATE)
     before = round_.to_record()
+    args = {"front": front, "middle": middle} if middle is not None else {"front": front}
     with pytest.raises(DecisionRefused, match=reason):
-        round_.decide(Decision("set", {"front": front, "middle": middle}))
+        round_.decide(Decision("set", args))
+    with pytest.raises(DecisionRefused, match="house_way takes no arguments"):
+        round_.decide(Decision("house_way", {"front": front}))
     assert round_.to_record() == before and round_.step == "set"
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from egm.cards import Card
 from egm.config import PROJECT_ROOT
 from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, Wager
 from egm.games.dragon_poker.deal import HAND_LABELS, Deal, deal
@@ -97,9 +98,14 @@ class DragonPokerRound(Round):
         if decision.kind == "designate":
             self.designation = _designation(decision.args)
         elif decision.kind == "set":
-            self._finish(choose_setting(self._hand("player"), decision.args.get("front"),
-                                        decision.args.get("middle")))
+            if sorted(decision.args) != ["front", "middle"]:
+                raise DecisionRefused("set takes the 'front' (3 cards) and the 'middle' (5 cards); "
+                                      "the back is the other 5")
+            self._finish(choose_setting(self._hand("player"), decision.args["front"],
+                                        decision.args["middle"]))
         else:
+            if decision.args:
+                raise DecisionRefused("house_way takes no arguments: the house way sets the whole hand")
             self._finish(set_house_way(self._hand("player")))
         self.decisions.append(decision)
 
@@ -111,7 +117,7 @@ class DragonPokerRound(Round):
             return Decision("house_way")
         raise DecisionRefused("this game is complete; it takes no more decisions")
 
-    def _hand(self, role: str) -> tuple:
+    def _hand(self, role: str) -> tuple[Card, ...]:
         assert self.designation is not None
         return self.dealt.hands[self.designation[role]]
 
