@@ -159,7 +159,7 @@ def _run_dask(game_id: str, paytable: Any, strategy: str, chunks: list[Chunk], a
     except ImportError as exc:
         raise LabError("--scheduler needs Dask distributed; install it: pip install 'egm[dask]'") from exc
     try:
-        client = Client(address, timeout="10s", set_as_default=False)
+        client = Client(address, timeout="5s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         raise LabError(f"cannot reach the Dask scheduler at {address} ({exc}); check the address and "
                        "that the scheduler is running") from exc
