@@ -308,6 +308,12 @@ class Cabinet:
         }
         return detail.get(tilts[0], f"{TILT_NAMES[tilts[0]].replace('_', ' ')}: close it to resume")
 
+    def close(self) -> None:
+        """Power down cleanly: close wager memory (its WAL is checkpointed into each copy)."""
+        if self.memory is not None:
+            self._commit(lambda tx: tx.log("power_down", "Clean power down."))
+            self.memory.close()
+
     # --- boot --------------------------------------------------------------------------------------
     def boot(self) -> Result:
         """Power-up: self-test (ROM, wager memory), recover what a power cut interrupted, settle."""
@@ -332,7 +338,11 @@ class Cabinet:
     def _power_up_records(self) -> None:
         memory = self.memory
         assert memory is not None
+        last = memory.events(limit=1)
+        clean = not last or last[0]["kind"] in ("power_down", "memory_initialised")
         with memory.transaction() as tx:
+            if not clean:
+                tx.log("power_loss", f"Power was lost after {last[0]['at']} without a clean power down.")
             tx.meters.add("power_resets", 1)
             tx.log("power_up", "Power up.", doors_open=sorted(d.value for d in self._open_doors))
             for problem in self._rom_problems:

@@ -121,8 +121,10 @@ def autoplay(cabinet: Any, game_id: str, games: int, bill_cents: int) -> tuple[d
         ],
         "recovered": cabinet.recovered,
     }
-    if cabinet.tilt:
-        return {**report, **_tilt_report(cabinet)}, EXIT_TILT
+    tilt = _tilt_report(cabinet) if cabinet.tilt else None
+    cabinet.close()
+    if tilt:
+        return {**report, **tilt}, EXIT_TILT
     if problem:
         return {**report, "error": problem}, EXIT_BAD_INPUT
     return report, EXIT_OK
@@ -143,10 +145,16 @@ def _autoplay_command(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     try:
         config = _load_config(args.config)
-        cabinet = build_cabinet(config, args.nvram, game_ids=[args.game], seed=args.seed)
-    except (ConfigError, KeyError) as exc:
-        _emit({"error": str(exc).strip("'\"")}, args.json)
+    except ConfigError as exc:
+        _emit({"error": str(exc)}, args.json)
         return EXIT_BAD_INPUT
+    if args.game not in config.games:
+        _emit(
+            {"error": f"game '{args.game}' is not installed on this cabinet; choose one of {config.games}"},
+            args.json,
+        )
+        return EXIT_BAD_INPUT
+    cabinet = build_cabinet(config, args.nvram, game_ids=[args.game], seed=args.seed)
     report, code = autoplay(cabinet, args.game, args.games, args.bill_cents)
     _emit(report, args.json)
     return code

@@ -309,6 +309,7 @@ def test_power_cut_mid_game_resumes_same_step_same_cards(tmp_path: Path) -> None
     again = restart(cab, tmp_path)
     assert again.state == "game.test-draw.confirm" and again.round.to_record() == record
     assert again.recovered == ["game at step confirm"]
+    assert [e["kind"] for e in again.event_log(limit=2)] == ["power_up", "power_loss"]
     play_to_end(again)
     assert again.memory.meters["games_played"] == 1 and again.memory.meters["coin_in"] == STAKE
 
