@@ -53,6 +53,8 @@ FIVE = 3  # the top card of the wheel, A-2-3-4-5
 
 
 class Category(IntEnum):
+    """Hand categories, lowest first: a hand value's bits 20 and up."""
+
     HIGH_CARD = 0
     PAIR = 1
     TWO_PAIR = 2
