@@ -479,7 +479,8 @@ class DragonPokerScene(Scene):
                 GOLD,
                 60,
             )
-            draw_all(surface, kit, self.settled_buttons(), frame.now)
+            if frame.state == "attract":  # the live table, not a recall picture
+                draw_all(surface, kit, self.settled_buttons(), frame.now)
 
     def _draw_row_lines(self, surface: pygame.Surface, results: list[dict[str, Any]], phase: int) -> None:
         kit = self.res.kit

@@ -1,0 +1,328 @@
+"""The emulated terminal driven through real pygame events (SDL dummy driver): the cabinet state that
+results, pixels where they should be, and bad input that must change nothing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+from egm.cards import parse_cards
+from egm.config import load_cabinet_config
+from egm.events import Key
+from egm.games.dragon_poker.house_way import set_house_way
+from egm.video import barcode
+from egm.video.controller import VideoController
+from egm.video.layout import BAR_RECT, Viewport
+from egm.video.scenes import dragon_poker as dp
+from egm.video.scenes.dragon_poker import DragonPokerScene, zone_rect
+from egm.video.screenshot import credit, hand_centre, pool_card_centre, set_step
+from egm.video.session import Session
+from egm.video.theme import BLUE, FELT, LAMP_OFF
+from egm.video.ticket import BARCODE_RECT, draw_ticket
+
+GAME = ["dragon-poker"]
+
+
+@pytest.fixture
+def config(signed_tree):
+    """The cabinet config with a manifest of the tree signed just now (others edit the tree)."""
+    return load_cabinet_config(signed_tree.config_path)
+
+
+@pytest.fixture
+def session(config, tmp_path: Path):
+    s = Session(config, tmp_path / "nvram", seed=7, game_ids=GAME)
+    yield s
+    s.close()
+
+
+def meters(s: Session) -> dict:
+    return dict(s.cabinet.memory.meters.to_record())
+
+
+def toast_texts(s: Session) -> list[str]:
+    return [t.text for t in s.video.toasts]
+
+
+def player_cards(s: Session) -> list[str]:
+    view = s.cabinet.round.view()
+    label = {h["role"]: k for k, h in view["hands"].items()}["player"]
+    return view["hands"][label]["cards"]
+
+
+def indices_of(cards: list[str], wanted: list[str]) -> list[int]:
+    """Positions of `wanted` among `cards` (a second JK is the second joker)."""
+    free = list(range(len(cards)))
+    out = []
+    for text in wanted:
+        i = next(i for i in free if cards[i] == text)
+        free.remove(i)
+        out.append(i)
+    return out
+
+
+# --- Dragon Poker table -------------------------------------------------------------------------
+def test_designate_by_clicking_hands_and_confirm(session: Session) -> None:
+    credit(session)
+    session.key("space")
+    assert session.state == "game.dragon-poker.designate"
+    for index in (1, 3, 0):  # B player, D dealer, A Dragon
+        session.click(*hand_centre(index))
+    frame = session.render()
+    ring = dp.DragonPokerScene.hand_rect(session.video.scene, "B").inflate(24, 24)
+    assert frame.get_at((ring.x + 4, ring.centery))[:3] == BLUE  # the player's hand wears the player colour
+    session.click(*session.video.scene.designate_buttons()[0].rect.center)  # CONFIRM HANDS
+    assert session.state == "game.dragon-poker.set"
+    assert session.cabinet.round.designation == {"player": "B", "dealer": "D", "dragon": "A"}
+
+
+def test_set_hand_by_tap_and_drag_settles_the_round(session: Session) -> None:
+    set_step(session)
+    cards = player_cards(session)
+    before = meters(session)
+    house = set_house_way(parse_cards(" ".join(cards)))
+    front = [str(c) for c in house.row("front")]
+    middle = [str(c) for c in house.row("middle")]
+    for i in indices_of(cards, front):
+        session.click(*pool_card_centre(i))  # a tap puts a card in the first row with room: front
+    first, *rest = indices_of(cards, middle)
+    session.click(*pool_card_centre(first), drag_to=zone_rect("middle").center)  # drag onto MIDDLE
+    for i in rest:
+        session.click(*pool_card_centre(i))
+    scene = session.video.scene
+    assert len(scene.placed) == 13  # the back filled itself with the remaining five
+    session.click(*scene.set_buttons()[0].rect.center)  # SET HAND
+    assert session.state == "attract"
+    decision = session.cabinet.recall()[0]["round"]["decisions"][-1]
+    assert decision["kind"] == "set"
+    assert sorted(decision["args"]["front"]) == sorted(front)
+    assert sorted(decision["args"]["middle"]) == sorted(middle)
+    outcome = session.cabinet.last_outcome
+    after = meters(session)
+    assert after["coin_in"] == before["coin_in"] == outcome["stake_cents"]  # staked at DEAL, not again
+    assert after["current_credits"] == before["current_credits"] + outcome["win_cents"]
+
+
+def test_a_foul_setting_is_refused_with_the_reason_on_screen(session: Session) -> None:
+    set_step(session)
+    cards = player_cards(session)
+    naturals = sorted((c for c in cards if c != "JK"), key=lambda c: "23456789TJQKA".index(c[0]))
+    front, middle = naturals[-3:], naturals[:5]  # the three best cards in front: a foul
+    for i in indices_of(cards, front) + indices_of(cards, middle):
+        session.click(*pool_card_centre(i))
+    before = meters(session)
+    session.click(*session.video.scene.set_buttons()[0].rect.center)
+    assert session.state == "game.dragon-poker.set"
+    assert meters(session) == before
+    assert any("foul" in t.lower() or "must" in t.lower() for t in toast_texts(session)), toast_texts(session)
+    frame = session.render()
+    assert frame.get_at((960, BAR_RECT.y - 40))[:3] == (204, 30, 40)  # the red refusal banner
+
+
+def test_house_way_key_and_button(session: Session) -> None:
+    set_step(session)
+    session.click(*session.video.scene.set_buttons()[1].rect.center)  # HOUSE WAY on the felt
+    assert session.state == "attract" and session.cabinet.last_outcome["number"] == 1
+
+
+def test_clicks_outside_the_allowed_areas_change_nothing(session: Session) -> None:
+    credit(session)
+    session.key("space")
+    before = (meters(session), session.cabinet.round.to_record())
+    for pos in ((1100, 200), (30, 900), (1800, 600), (960, 50)):
+        session.click(*pos)
+    scene = session.video.scene
+    assert scene.chosen == [] and not toast_texts(session)
+    session.video.resize((1280, 1024))  # a 5:4 panel: letterbox bars above and below the picture
+    session.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(640, 20), button=1, touch=False),
+                 pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(640, 20), button=1, touch=False))
+    assert (meters(session), session.cabinet.round.to_record()) == before
+
+
+def test_button_mashing_during_the_reveal_is_refused(session: Session) -> None:
+    set_step(session)
+    session.key("h")
+    assert session.video.scene.busy(session.video.frame)
+    for _ in range(10):
+        session.key("space")
+        session.click(*session.video.scene.settled_buttons()[0].rect.center)
+        session.key("c")
+    assert meters(session)["games_played"] == 1
+    assert "Please wait: the cards are being revealed." in toast_texts(session)
+    session.wait(dp.REVEAL_S + 0.5)
+    assert not session.video.scene.busy(session.video.frame)
+    session.key("space")  # now DEAL starts the next game
+    assert meters(session)["games_played"] == 2
+
+
+def test_touch_with_its_mouse_copy_counts_once(session: Session) -> None:
+    credit(session)
+    session.key("space")
+    session.touch(*hand_centre(0))  # FINGERDOWN/UP plus SDL's MOUSEBUTTONDOWN/UP copies
+    assert session.video.scene.chosen == ["A"]  # twice would have toggled it back off
+    # a mouse click while a finger is held is one press, not two
+    px, py = hand_centre(1)
+    w, h = session.video.viewport.size
+    finger = {"x": px / w, "y": py / h, "dx": 0.0, "dy": 0.0, "finger_id": 9, "touch_id": 0, "pressure": 1.0}
+    session.post(pygame.event.Event(pygame.FINGERDOWN, finger),
+                 pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=hand_centre(2), button=1, touch=False),
+                 pygame.event.Event(pygame.MOUSEBUTTONUP, pos=hand_centre(2), button=1, touch=False),
+                 pygame.event.Event(pygame.FINGERUP, finger))
+    assert session.video.scene.chosen == ["A", "B"]
+
+
+def test_keys_in_the_wrong_state_are_refused_with_a_reason(session: Session) -> None:
+    before = meters(session)
+    session.key("space")  # DEAL with no credit
+    assert any("exceeds" in t for t in toast_texts(session))
+    session.key("h")  # HOUSE WAY outside a game
+    assert "HOUSE WAY sets your hand while you set it." in toast_texts(session)
+    credit(session)
+    session.key("space")
+    session.key("c")  # CASH OUT in the middle of a game
+    assert any("cashing out is not allowed" in t for t in toast_texts(session))
+    session.key("b")  # BET during a game
+    assert session.state == "game.dragon-poker.designate"
+    assert meters(session)["coin_in"] - before["coin_in"] == session.cabinet.round.wager.stake_credits
+
+
+def test_window_resize_keeps_state_and_maps_the_pointer(session: Session) -> None:
+    credit(session)
+    session.key("space")
+    before = meters(session)
+    session.post(pygame.event.Event(pygame.VIDEORESIZE, w=1280, h=720, size=(1280, 720)))
+    assert session.video.viewport == Viewport((1280, 720))
+    session.click(*hand_centre(2))  # Session.click maps the logical point to the new window
+    assert session.video.scene.chosen == ["C"]
+    target = pygame.Surface((1280, 720))
+    session.video.present(target)
+    assert meters(session) == before
+
+
+def test_bet_level_raises_the_stake(session: Session) -> None:
+    credit(session)
+    session.key("b")
+    session.key("space")
+    view = session.cabinet.round.view()
+    assert view["bet_credits"] == 2 * session.cabinet.games["dragon-poker"].default_wager(1).bet_credits
+
+
+# --- tickets, devices, lamps ----------------------------------------------------------------------
+def test_cash_out_ticket_barcode_is_the_itf_of_the_validation_number(session: Session) -> None:
+    credit(session)
+    session.key("c")
+    printed = session.cabinet.devices.printer.printed
+    assert len(printed) == 1 and session.video.overlay == "ticket"
+    ticket = printed[0]
+    image = draw_ticket(session.video.res.kit, ticket)
+    elems = barcode.read_row(image, BARCODE_RECT.centery, BARCODE_RECT.x, BARCODE_RECT.right)
+    assert barcode.decode(elems) == ticket.validation_number
+    frame = session.render()  # and the ticket is on screen, centred over the table
+    assert frame.get_at((960, 430))[:3] in ((0, 0, 0), (255, 255, 255))
+    session.key("t")  # insert the printed ticket again: the credit comes back
+    assert meters(session)["tickets_in"] == ticket.amount_cents
+    assert meters(session)["current_credits"] == ticket.amount_cents
+
+
+def test_device_controls_bills_doors_and_power_cut(session: Session) -> None:
+    for key in ("f2", "f3", "f4", "f5", "f6", "f7"):
+        session.key(key)
+    assert meters(session)["bills_in"] == sum(load_cabinet_config().bill_denominations_cents)
+    session.key("f8")
+    assert session.state == "tilt.maindoor"
+    assert type(session.video.scene).__name__ == "TiltScene"
+    session.key("space")
+    assert any("not allowed" in t for t in toast_texts(session))
+    session.key("f8")
+    assert session.state == "attract"
+    session.key("f12")
+    assert session.power_cuts == 1
+
+
+def test_drawer_buttons_insert_bills(session: Session) -> None:
+    session.key("tab")
+    first = session.video.drawer_buttons()[0]
+    session.click(*first.rect.center)
+    assert meters(session)["bills_in"] == load_cabinet_config().bill_denominations_cents[0]
+
+
+def test_lamps_mirror_the_panel(session: Session) -> None:
+    credit(session)
+    session.wait(0.1)
+    panel = session.cabinet.devices.button_panel
+    assert panel.lamps["cash_out"].value == "on"
+    session.key("space")
+    assert panel.lamps["cash_out"].value == "off"
+    lamps = {b.action: b.lamp for b in session.video.bar_buttons()}
+    assert lamps["cash_out"] == "off" and lamps["bet"] == "off"
+    frame = session.render()
+    cash_out = next(b for b in session.video.bar_buttons() if b.action == "cash_out")
+    assert frame.get_at((cash_out.rect.centerx, cash_out.rect.bottom - 12))[:3] == LAMP_OFF
+
+
+# --- operator menu --------------------------------------------------------------------------------
+def test_operator_menu_recall_and_ram_clear_behind_confirmation(session: Session) -> None:
+    set_step(session)
+    session.key("h")
+    session.wait(dp.REVEAL_S + 0.5)
+    session.key("f10")
+    assert session.state == "audit"
+    scene = session.video.scene
+    session.click(*next(b for b in scene.buttons(session.video.frame) if b.action == "recall").rect.center)
+    frame = session.render()
+    from egm.video.scenes.operator import RECALL_RECT
+
+    scale = RECALL_RECT.width / 1920  # an empty patch of felt of the table, drawn at the recall scale
+    felt = frame.get_at((RECALL_RECT.x + round(900 * scale), RECALL_RECT.y + round(860 * scale)))[:3]
+    assert abs(felt[1] - FELT[1]) < 12 and felt[1] > felt[0]  # the recalled table is drawn again
+    played = meters(session)["games_played"]
+    session.click(*next(b for b in scene.buttons(session.video.frame) if b.action == "ram_clear").rect.center)
+    session.click(*next(b for b in scene.buttons(session.video.frame) if b.action == "ram_ask").rect.center)
+    session.click(*next(b for b in scene.buttons(session.video.frame) if b.action == "ram_no").rect.center)
+    assert meters(session)["games_played"] == played == 1
+    session.click(*next(b for b in scene.buttons(session.video.frame) if b.action == "ram_ask").rect.center)
+    session.click(*next(b for b in scene.buttons(session.video.frame) if b.action == "ram_yes").rect.center)
+    assert meters(session)["games_played"] == 0
+
+
+def test_kiosk_ignores_quit_and_stops_only_from_the_operator_menu(config, tmp_path: Path) -> None:
+    s = Session(config, tmp_path / "nvram", game_ids=GAME)
+    kiosk = VideoController(s.cabinet, s.cabinet.devices, config, s.clock, s.video.audio, kiosk=True)
+    for event in (pygame.event.Event(pygame.QUIT),
+                  pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="")):
+        kiosk.process(event)
+    assert kiosk.running
+    assert not any(b.action == "drawer" for b in kiosk.bar_buttons())
+    s.cabinet.devices.doors.turn_key(Key.OPERATOR, True)
+    kiosk.update()
+    scene = kiosk.scene
+    assert s.state == "audit"
+    tab = next(b for b in scene.buttons(kiosk.frame) if b.action == "shutdown").rect.center
+    for t in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        kiosk.process(pygame.event.Event(t, pos=tab, button=1))
+    yes = next(b for b in scene.buttons(kiosk.frame) if b.action == "shutdown_yes").rect.center
+    for t in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        kiosk.process(pygame.event.Event(t, pos=yes, button=1))
+    assert not kiosk.running
+    s.close()
+
+
+def test_scene_switches_follow_the_cabinet_state(session: Session) -> None:
+    assert type(session.video.scene).__name__ == "AttractScene"
+    credit(session)
+    assert type(session.video.scene).__name__ == "GameSelectScene"
+    session.key("space")
+    assert isinstance(session.video.scene, DragonPokerScene)
+
+
+def test_screenshot_command_writes_a_png(tmp_path: Path) -> None:
+    out = tmp_path / "x" / "s.png"
+    command = [sys.executable, "-m", "egm.cli", "screenshot", "--scene", "attract", "--out", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert out.stat().st_size > 1000
+    assert pygame.image.load(str(out)).get_size() == (1920, 1080)
