@@ -10,6 +10,7 @@ The modules, in the order a hand is played:
 * `settlement` - the patent's ledger in points, and the running jackpot;
 * `pair_bonus` - the optional side bet on the 2 bonus cards, with its exact RTP;
 * `hand` - one complete hand from the three set hands to the ledger (used by the game and replay);
+* `payout` - the ledger turned into credits, and the running jackpot pool in cents;
 * `game` - the `Game` plug-in the cabinet drives; `cli` - `egm dragon replay`;
 * `paytable` - the `[game]` table of the pay table (`DragonPokerRules`).
 
