@@ -10,15 +10,21 @@ credits returned. CI checks 20,000 games (the reference engine plays about 1,800
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 import pytest
 
+from egm.games.base import Outcome
 from egm.games.dragon_poker.game import DEFAULT_PAYTABLE, DragonPoker
 from egm.games.dragon_poker.payout import POOL
 from egm.games.dragon_poker.paytable import ROWS
 from egm.games.dragon_poker.settlement import Side
 from egm.lab import dragon_kernel
-from egm.lab.dragon_poker import WINNER_CODES
+from egm.lab.adapters import ExactFigure, ReferenceAdapter
+from egm.lab.dragon_poker import HOUSE_WAY, WINNER_CODES, DragonPokerLab
+from egm.lab.stats import Tally
 from egm.rng import Rng
 from egm.rom import PayTable, load_paytable
 from tests.rom_support import SignedTree
@@ -109,3 +115,38 @@ def test_best_available_settings_are_legal(paytable: PayTable) -> None:
     # same deals: the dealer's and the Dragon's settings are the reference run's
     assert np.array_equal(records.values[:, 3:], house.values[:, 3:])
 
+
+
+class DragonThroughTheGameInterface(ReferenceAdapter):
+    """The generic plug-in path (what a game without a kernel implements), here for Dragon Poker."""
+
+    game_id = "dragon-poker"
+    reference_strategy = HOUSE_WAY
+
+    def initial_pools(self, paytable: Any) -> dict[str, int]:
+        return {POOL: paytable.rules.jackpot_seed_points}
+
+    def record(self, tally: Tally, outcome: Outcome, pools_before: Mapping[str, int]) -> None:
+        ledger = outcome.summary["ledger"]
+        tally.results[ledger["winner"]] += 1
+        if ledger["jackpot_won"] and ledger["jackpot_won_by"]:
+            tally.jackpot_hits[ledger["jackpot_won_by"]] += 1
+            tally.jackpot_won[ledger["jackpot_won_by"]] += ledger["jackpot_won"]
+        tally.jackpot_paid_in += ledger["player_to_jackpot"] + ledger["house_to_jackpot"]
+
+    def awards(self, paytable: Any) -> tuple[str, ...]:
+        return ()
+
+    def exact(self, paytable: Any, reference: Tally) -> list[ExactFigure]:
+        return []
+
+    def theoretical_max_win(self, paytable: Any) -> ExactFigure:
+        return ExactFigure("theoretical_max_win", 0, "not needed here")
+
+
+def test_reference_adapter_tally_equals_the_kernel_tally(paytable: PayTable) -> None:
+    reference = DragonThroughTheGameInterface().run_chunk(paytable, HOUSE_WAY, 21, 2_000)
+    kernel = DragonPokerLab().run_chunk(paytable, HOUSE_WAY, 21, 2_000)
+    kernel.awards.clear()
+    assert reference.to_dict() == kernel.to_dict()
+    assert reference.trace == kernel.trace
