@@ -138,8 +138,10 @@ def test_clicks_outside_the_allowed_areas_change_nothing(session: Session) -> No
     scene = session.video.scene
     assert scene.chosen == [] and not toast_texts(session)
     session.video.resize((1280, 1024))  # a 5:4 panel: letterbox bars above and below the picture
-    session.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(640, 20), button=1, touch=False),
-                 pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(640, 20), button=1, touch=False))
+    session.post(
+        pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(640, 20), button=1, touch=False),
+        pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(640, 20), button=1, touch=False),
+    )
     assert (meters(session), session.cabinet.round.to_record()) == before
 
 
@@ -168,10 +170,12 @@ def test_touch_with_its_mouse_copy_counts_once(session: Session) -> None:
     px, py = hand_centre(1)
     w, h = session.video.viewport.size
     finger = {"x": px / w, "y": py / h, "dx": 0.0, "dy": 0.0, "finger_id": 9, "touch_id": 0, "pressure": 1.0}
-    session.post(pygame.event.Event(pygame.FINGERDOWN, finger),
-                 pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=hand_centre(2), button=1, touch=False),
-                 pygame.event.Event(pygame.MOUSEBUTTONUP, pos=hand_centre(2), button=1, touch=False),
-                 pygame.event.Event(pygame.FINGERUP, finger))
+    session.post(
+        pygame.event.Event(pygame.FINGERDOWN, finger),
+        pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=hand_centre(2), button=1, touch=False),
+        pygame.event.Event(pygame.MOUSEBUTTONUP, pos=hand_centre(2), button=1, touch=False),
+        pygame.event.Event(pygame.FINGERUP, finger),
+    )
     assert session.video.scene.chosen == ["A", "B"]
 
 
@@ -292,8 +296,10 @@ def test_operator_menu_recall_and_ram_clear_behind_confirmation(session: Session
 def test_kiosk_ignores_quit_and_stops_only_from_the_operator_menu(config, tmp_path: Path) -> None:
     s = Session(config, tmp_path / "nvram", game_ids=GAME)
     kiosk = VideoController(s.cabinet, s.cabinet.devices, config, s.clock, s.video.audio, kiosk=True)
-    for event in (pygame.event.Event(pygame.QUIT),
-                  pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="")):
+    for event in (
+        pygame.event.Event(pygame.QUIT),
+        pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode=""),
+    ):
         kiosk.process(event)
     assert kiosk.running
     assert not any(b.action == "drawer" for b in kiosk.bar_buttons())
