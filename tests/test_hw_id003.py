@@ -304,7 +304,7 @@ def test_over_tcp_unplug_replug_reopens_the_port_through_the_factory() -> None:
     clock = FakeClock()
     with TcpTransport(sim) as transport:
         assert transport.port.startswith("socket://127.0.0.1:")
-        driver = Id003BillAcceptor(transport.port, clock, port_factory=factory, timeout_s=0.1)
+        driver = Id003BillAcceptor(transport.port, clock, port_factory=factory, timeout_s=0.3)
         rig = Rig(sim, driver, clock)
         rig.boot()
         rig.sim.insert_note(100)
@@ -312,10 +312,10 @@ def test_over_tcp_unplug_replug_reopens_the_port_through_the_factory() -> None:
         rig.driver.stack()
         rig.poll_until(lambda ev: bool(of(BillStacked, ev)))
         sim.unplug()
-        rig.poll_until(lambda ev: bool(of(DeviceFault, ev)), limit=8)
+        rig.poll_until(lambda ev: bool(of(DeviceFault, ev)), limit=20)
         sim.replug()
-        rig.poll_until(lambda ev: DeviceFaultCleared("bill_acceptor", "communication") in ev, limit=8)
-        rig.poll_until(lambda _: sim.steady[0] == p.ENABLE_IDLING, limit=12)
+        rig.poll_until(lambda ev: DeviceFaultCleared("bill_acceptor", "communication") in ev, limit=20)
+        rig.poll_until(lambda _: sim.steady[0] == p.ENABLE_IDLING, limit=20)
         driver.close()
     assert len(opened) >= 2  # the connection was opened again after the unplug
     assert of(BillStacked, rig.events) == [BillStacked(100)] and sim.cash_box == [(100, None)]
