@@ -173,6 +173,9 @@ def _grouped(mask: int, counts: tuple[int, int, int, int, int, int], jokers_held
 def _straight_top(ranks: int, jokers_held: int) -> tuple[int, int]:
     """The highest straight that `ranks` and the jokers make: (top, jokers needed), or (-1, 9)."""
     extended = (ranks << 1) | ((ranks >> 12) & 1)  # bit r + 1 = rank r; bit 0 = the ace, low
+    if jokers_held == 0:  # bit b of `runs`: ranks b - 1 .. b + 3 all held
+        runs = extended & (extended >> 1) & (extended >> 2) & (extended >> 3) & (extended >> 4)
+        return (HIGHEST_RANK[runs] + 3, 0) if runs else (-1, 9)
     for top in range(12, 2, -1):
         need = 5 - _popcount((extended >> (top - 3)) & 31)
         if need <= jokers_held:
