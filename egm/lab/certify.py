@@ -64,6 +64,13 @@ class Certification:
     def partial(self) -> bool:
         return self.reference.partial or (self.best is not None and self.best.partial)
 
+    def _observed_player_share(self) -> float | None:
+        """Jackpot credits the player took / all jackpot credits taken: the simulation's check of the
+        closed form."""
+        won = self.reference.tally.jackpot_won
+        total = sum(won.values())
+        return won.get("P", 0) / total if total else None
+
     def to_json(self) -> dict[str, Any]:
         s = self.reference_summary
         tally = self.reference.tally
@@ -96,7 +103,8 @@ class Certification:
             "awards": {a.name: a.to_dict() for a in self.awards},
             "results": dict(tally.results),
             "jackpot": {"hits": dict(tally.jackpot_hits), "won_credits": dict(tally.jackpot_won),
-                        "paid_in_credits": tally.jackpot_paid_in},
+                        "paid_in_credits": tally.jackpot_paid_in,
+                        "player_share_observed": self._observed_player_share()},
             "return_distribution": [[value, count] for value, count in sorted(tally.returns.items())],
             "jurisdictions": [v.to_dict() for v in self.verdicts],
             "software_version": self.software_version,
