@@ -8,10 +8,11 @@ Layout. The memory is two copies, `copy-a.db` and `copy-b.db`, in the NVRAM dire
   events   the event log, a ring of config.event_log_size entries
 Every row carries an HMAC-SHA256 integrity code over (table, key, payload).
 
-Transactions. Every money-changing step is one `Transaction`: it is applied to copy A and committed
-(fsync), then to copy B. Only after both commits does the caller show or acknowledge anything. The
-`generation` record counts transactions, so after a power cut between the two commits the newer copy
-is found intact and rolled forward onto the older one: copy A's commit is the commit point.
+Transactions. Every money-changing step is one `Transaction`, committed (fsync) to both copies at
+once: copy B on a worker thread while copy A commits on the caller's, so the two fsyncs overlap.
+Only after both commits does the caller show or acknowledge anything. The `generation` record counts
+transactions, so after a power cut between the two commits the newer copy is found intact and rolled
+forward onto the older one (the step was never acknowledged, so either outcome is consistent).
 
 Integrity. `WagerMemory.open` and `verify` check both copies (SQLite quick_check, then every MAC).
 A damaged or missing copy is rebuilt from the good one and the repair is logged; when no copy is good
@@ -32,6 +33,7 @@ import os
 import secrets
 import sqlite3
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,7 +75,7 @@ def _mac(table: str, key: object, payload: str) -> bytes:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, isolation_level=None)
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)  # B commits on a worker
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     return conn
@@ -210,6 +212,7 @@ class WagerMemory:
         self.event_log_size = event_log_size
         self.recall_depth = recall_depth
         self._conns: list[sqlite3.Connection] = []
+        self._worker: ThreadPoolExecutor | None = None
         self._records: dict[str, Any] = {}
         self.tickets: dict[str, dict[str, Any]] = {}
         self.meters = Meters()
@@ -294,6 +297,9 @@ class WagerMemory:
         return repairs
 
     def close(self) -> None:
+        if self._worker is not None:
+            self._worker.shutdown()
+            self._worker = None
         for conn in self._conns:
             conn.close()
         self._conns = []
@@ -337,7 +343,7 @@ class WagerMemory:
 
     def _commit(self, tx: Transaction) -> None:
         error = tx.meters.balance_error()
-        if error:
+        if error != self.meters.balance_error():  # an error found at boot stands; it must not move
             raise AccountingBreach(
                 f"the credit meter would be {error} cents off the accounting identity; not committed"
             )
@@ -363,7 +369,8 @@ class WagerMemory:
             del tickets[vn]
         next_event = self._next_event + len(tx.events)
         next_recall = self._next_recall + len(tx.recall)
-        for conn in self._conns:  # copy A first: its commit is the commit point
+
+        def apply(conn: sqlite3.Connection) -> None:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 for table, key, payload in upserts:
@@ -377,6 +384,15 @@ class WagerMemory:
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
+
+        if self._worker is None:
+            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wager-memory-copy-b")
+        others = [self._worker.submit(apply, conn) for conn in self._conns[1:]]
+        try:
+            apply(self._conns[0])
+        finally:
+            for other in others:
+                other.result()  # both copies committed before anything is acknowledged
         for name, value in records.items():
             if value is None:
                 self._records.pop(name, None)
