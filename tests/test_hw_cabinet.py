@@ -1,0 +1,90 @@
+"""The whole real stack on a PC: the cabinet, the serial drivers and the wire-protocol simulators.
+
+Money must stay exact through bad bytes and power loss: a note is credited once and only when the
+acceptor stacked it, and a ticket is counted once and only when its validation number was printed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from egm.clock import FakeClock
+from egm.config import DeviceConfig, DevicesConfig
+from egm.events import CashOut
+from hardware.factory import build_devices
+from hardware.serial import id003_protocol as p
+from tests.cabinet_support import make_cabinet, spine_config
+
+
+@pytest.fixture
+def stack(tmp_path: Path) -> Iterator[tuple[Any, Any, FakeClock]]:
+    clock = FakeClock()
+    devices_config = DevicesConfig(
+        bill_acceptor=DeviceConfig(backend="sim", protocol="id003", timeout_s=0.1),
+        printer=DeviceConfig(backend="sim", protocol="tcl", timeout_s=0.1),
+        button_panel=DeviceConfig(backend="sim", protocol="egm-panel", timeout_s=0.1),
+        doors=DeviceConfig(backend="sim", protocol="egm-panel", timeout_s=0.1),
+    )
+    config = spine_config(devices=devices_config.model_dump())
+    devices = build_devices(config, clock=clock)
+    cabinet = make_cabinet(tmp_path, config=config, devices=devices, clock=clock)
+    cabinet.boot()
+    yield cabinet, devices, clock
+    cabinet.close()
+    for device in {id(d): d for d in devices.all()}.values():
+        device.close()
+
+
+def pump(cabinet: Any, clock: FakeClock, done: Callable[[], bool], limit: int = 40) -> None:
+    for _ in range(limit):
+        clock.advance(0.5)
+        cabinet.poll_devices()
+        if done():
+            return
+    raise AssertionError(f"never happened; cabinet state {cabinet.state}")
+
+
+def meters(cabinet: Any) -> dict[str, Any]:
+    return dict(cabinet.memory.meters.to_record())
+
+
+def test_note_in_and_ticket_out_through_the_wire(stack: tuple[Any, Any, FakeClock]) -> None:
+    cabinet, devices, clock = stack
+    acceptor, printer = devices.bill_acceptor, devices.printer
+    pump(cabinet, clock, lambda: acceptor.simulator.steady[0] == p.ENABLE_IDLING)
+    assert acceptor.insert_bill(500)
+    acceptor.simulator.corrupt_next("bad_checksum")
+    pump(cabinet, clock, lambda: cabinet.credits_cents == 500)
+    pump(cabinet, clock, lambda: not acceptor.simulator.upcoming, limit=4)
+    assert acceptor.simulator.cash_box == [(500, None)]
+    printer.simulator.corrupt_next("garble")
+    assert cabinet.handle(CashOut()).accepted
+    pump(cabinet, clock, lambda: bool(cabinet.session_tickets))
+    pump(cabinet, clock, lambda: printer.job is None)
+    m = meters(cabinet)
+    assert (m["bills_in"], m["tickets_out"], m["current_credits"]) == (500, 500, 0)
+    (issued,) = printer.simulator.issued
+    assert issued[-1] == cabinet.session_tickets[0]["validation_number"]
+
+
+def test_printer_power_loss_before_validation_keeps_the_credits(stack: tuple[Any, Any, FakeClock]) -> None:
+    cabinet, devices, clock = stack
+    acceptor, printer = devices.bill_acceptor, devices.printer
+    pump(cabinet, clock, lambda: acceptor.simulator.steady[0] == p.ENABLE_IDLING)
+    assert acceptor.insert_bill(2000)
+    pump(cabinet, clock, lambda: cabinet.credits_cents == 2000)
+    printer.simulator.arm("power_loss", after_validation=False)
+    assert cabinet.handle(CashOut()).accepted
+    pump(cabinet, clock, lambda: printer.link.faulted)  # the printer went dark mid-ticket
+    printer.simulator.power_on()
+    pump(cabinet, clock, lambda: cabinet.state != "cashout" and not printer.link.faulted)
+    assert cabinet.credits_cents == 2000 and printer.simulator.issued == []
+    assert meters(cabinet)["tickets_out"] == 0
+    pump(cabinet, clock, printer.ready)
+    assert cabinet.handle(CashOut()).accepted  # the next attempt prints, once
+    pump(cabinet, clock, lambda: bool(cabinet.session_tickets))
+    assert meters(cabinet)["tickets_out"] == 2000 and len(printer.simulator.issued) == 1
