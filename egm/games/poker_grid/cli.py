@@ -1,4 +1,6 @@
-"""`egm poker-grid replay`: one full game with every seat on the machine strategy, as JSON or text.
+"""`egm poker-grid replay`: one full game with every seat on the machine strategy, as JSON or text;
+`egm poker-grid simulate`: the RTP of the customer's seat under one lab strategy (e.g. the random
+lower bound, which `egm certify` does not run).
 
 The JSON is the outside check's contract: `board` (rows, cols, starters [[row, col, card]],
 wild_spaces [[row, col]]), `moves` in order (seat, card, row, col, line, cells, category, points),
@@ -26,6 +28,16 @@ def register(subparsers: Any) -> None:
     replay.add_argument("--opponents", type=int, default=None, help="machine opponents (pay table default)")
     replay.add_argument("--denom", type=int, default=None, help="denomination in cents (pay table's first)")
     replay.set_defaults(handler=run_replay)
+    simulate = commands.add_parser(
+        "simulate", help="RTP of the customer's seat under one strategy (the lab's chunked runner)"
+    )
+    simulate.add_argument("--strategy", default="grid-opponent/1",
+                          help="grid-opponent/1 (reference), grid-lookahead/1 (best available) or random")
+    simulate.add_argument("--games", type=int, default=1000, help="games to simulate")
+    simulate.add_argument("--seed", type=int, default=1, help="run seed (chunks derive theirs from it)")
+    simulate.add_argument("--workers", type=int, default=0, help="worker processes (default: all cores)")
+    simulate.add_argument("--paytable", default=DEFAULT_PAYTABLE, help="pay table file (must be signed)")
+    simulate.set_defaults(handler=run_simulate)
 
 
 def replay_game(paytable: Any, seed: int, opponents: int | None = None, denom_cents: int | None = None
@@ -87,4 +99,33 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"{number:2d}. seat {move['seat']} {move['card']:>2} at {square}: {scored}")
     print(f"scores {report['scores']}: {report['result']} by {report['margin']}, "
           f"win {report['win_cents']} cents")
+    return 0
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Simulate the customer's seat under one lab strategy and print its RTP with the 95% interval."""
+    from egm.games.poker_grid.lab import PokerGridLab
+    from egm.lab.adapters import LabError
+    from egm.lab.runner import plan_chunks, run
+    from egm.lab.stats import summarize
+    from egm.rom import load_paytable
+    from egm.rom.signing import RomError
+
+    try:
+        paytable = load_paytable(args.paytable)
+        lab = PokerGridLab()
+        chunks = plan_chunks(args.seed, args.games, lab.chunk_games(args.strategy))
+        result = run(lab.game_id, paytable, args.strategy, chunks, workers=args.workers)
+    except (RomError, LabError) as exc:
+        print(f"egm poker-grid simulate: {exc}")
+        return 2
+    summary = summarize(result.tally)
+    report = {
+        "strategy": args.strategy,
+        **summary.to_dict(),
+        "results": dict(result.tally.results),
+        "awards": dict(result.tally.awards),
+        "games_per_second": result.games_per_second,
+    }
+    print(json.dumps(report, indent=2))
     return 0
