@@ -390,7 +390,10 @@ class Cabinet:
         handler = self._handlers().get(type(event))
         if handler is None:
             return self._refuse(event, f"{type(event).__name__} is not a cabinet event; nothing done")
-        return handler(event)
+        try:
+            return handler(event)
+        except MachineError as exc:  # handlers check first and commit only after; this is the backstop
+            return self._refuse(event, f"{type(event).__name__} is not allowed in state {self.state} ({exc})")
 
     def poll_devices(self) -> list[Result]:
         """Handle every device report until all devices are quiet (a report may cause another)."""
@@ -916,10 +919,7 @@ class Cabinet:
             return
         target, trigger = self._target()
         if target != self.state and self._allowed(trigger):
-            try:
-                self.machine.trigger(trigger)
-            except MachineError as exc:  # a tilt cannot leave for a lock-up except through `idle`
-                log.debug("settle: %s", exc)
+            self.machine.trigger(trigger)
 
     def _playing(self, game_id: str, step: str | None) -> bool:
         """Condition of start_game / resume_game: the round in progress is this game (at this step)."""

@@ -160,12 +160,14 @@ def _autoplay_command(args: argparse.Namespace) -> int:
     return code
 
 
-def _open_memory(args: argparse.Namespace) -> tuple[Any, dict[str, Any] | None]:
-    """The wager memory, checked and repaired as at boot; or a tilt report."""
+def _open_memory(args: argparse.Namespace) -> tuple[Any, dict[str, Any], int]:
+    """The wager memory, checked and repaired as at boot; or (None, report, exit code)."""
     from egm.clock import SystemClock
     from egm.config import load_jurisdiction
-    from egm.memory.store import RamError, WagerMemory
+    from egm.memory.store import COPY_FILES, RamError, WagerMemory
 
+    if not any((args.nvram / name).exists() for name in COPY_FILES):
+        return None, {"error": f"{args.nvram} holds no wager memory; check the --nvram path"}, EXIT_BAD_INPUT
     config = _load_config(args.config)
     try:
         memory = WagerMemory.open(
@@ -175,32 +177,31 @@ def _open_memory(args: argparse.Namespace) -> tuple[Any, dict[str, Any] | None]:
             recall_depth=load_jurisdiction(config.jurisdiction).recall_depth,
         )
     except RamError as exc:
-        return None, {"tilt": "ram_error", "tilt_detail": str(exc)}
+        return None, {"tilt": "ram_error", "tilt_detail": str(exc)}, EXIT_TILT
     if memory.get("accounting_error") or memory.meters.balance_error():
         detail = memory.get("accounting_error") or "meters off the accounting identity"
-        return memory, {
-            "tilt": "accounting_error",
-            "tilt_detail": detail,
-            "meters": memory.meters.to_record(),
-        }
-    return memory, None
+        report = {"tilt": "accounting_error", "tilt_detail": detail, "meters": memory.meters.to_record()}
+        memory.close()
+        return None, report, EXIT_TILT
+    return memory, {}, EXIT_OK
 
 
 def _meters_command(args: argparse.Namespace) -> int:
-    memory, tilt = _open_memory(args)
-    if tilt:
-        _emit(tilt, args.json)
-        return EXIT_TILT
-    _emit({"meters": memory.meters.to_record()}, args.json)
-    return EXIT_OK
+    memory, report, code = _open_memory(args)
+    if memory is not None:
+        report = {"meters": memory.meters.to_record()}
+        memory.close()
+    _emit(report, args.json)
+    return code
 
 
 def _recall_command(args: argparse.Namespace) -> int:
-    memory, tilt = _open_memory(args)
-    if tilt:
-        _emit(tilt, args.json)
-        return EXIT_TILT
+    memory, report, code = _open_memory(args)
+    if memory is None:
+        _emit(report, args.json)
+        return code
     games = memory.recall()
+    memory.close()
     if args.json:
         print(json.dumps(games, sort_keys=True))
     else:

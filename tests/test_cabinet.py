@@ -123,6 +123,7 @@ def test_start_without_enough_credits_is_refused(cabinet: Any) -> None:
         RunRomCheck(),
         KeyTurned(Key.ATTENDANT, True),
         SelectGame("no-such-game"),
+        "insert coin",  # not an event at all
     ],
 )
 def test_events_in_the_wrong_state_are_refused_and_change_nothing(cabinet: Any, event: object) -> None:

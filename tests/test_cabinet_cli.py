@@ -111,3 +111,9 @@ def test_a_config_with_a_wrong_value_is_refused(tmp_path, capsys, signed_tree) -
 def test_unknown_game_is_bad_input(tmp_path, capsys, signed_tree) -> None:
     code, report = autoplay(capsys, signed_tree, tmp_path / "nv", game="no-such-game")
     assert code == 2 and "no-such-game" in report["error"]
+
+
+def test_meters_on_a_directory_without_memory_is_bad_input(tmp_path, capsys) -> None:
+    code, report = run(capsys, "meters", "--nvram", str(tmp_path / "nowhere"), "--json")
+    assert code == 2 and "holds no wager memory" in report["error"]
+    assert not (tmp_path / "nowhere").exists()
