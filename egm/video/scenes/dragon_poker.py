@@ -17,10 +17,12 @@ import pygame
 
 from egm.events import PlayerDecision
 from egm.games.base import Decision
+from egm.video.layout import CONTENT_RECT
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.scenes import dragon_view as dv
 from egm.video.theme import (
     BLUE,
+    CABINET,
     CYAN,
     DRAGON_RED,
     FELT,
@@ -70,6 +72,20 @@ SEAT_X = {"player": 190, "dealer": 650, "dragon": 1110}
 REVEAL_ROW_Y = {"front": 200, "middle": 370, "back": 540}
 
 
+JACKPOT_RECT = pygame.Rect(700, 10, 560, 100)
+SCOREBOARD_RECT = pygame.Rect(SIDE_RECT.x, SIDE_RECT.y, SIDE_RECT.width, 390)
+LEDGER_RECT = pygame.Rect(
+    SIDE_RECT.x, SCOREBOARD_RECT.bottom + 16, SIDE_RECT.width, SIDE_RECT.height - SCOREBOARD_RECT.height - 16
+)
+
+
+def scoreboard_row(i: int) -> pygame.Rect:
+    """Row i (0 = the last hand) of the scoreboard."""
+    return pygame.Rect(
+        SCOREBOARD_RECT.x + 20, SCOREBOARD_RECT.y + 52 + i * 33, SCOREBOARD_RECT.width - 40, 30
+    )
+
+
 def zone_rect(row: str) -> pygame.Rect:
     return pygame.Rect(ZONE_X - 10, ZONE_Y[row] - 10, SET_STEP * 5 + 10, round(SET_CARD_W * 1.4) + 20)
 
@@ -101,6 +117,7 @@ class DragonPokerScene(Scene):
         self.drag: Drag | None = None
         self.round_key: Any = None
         self.reveal_start: float | None = None
+        self._table: pygame.Surface | None = None
 
     # --- state ------------------------------------------------------------------------------------
     def enter(self, frame: Frame) -> None:
@@ -299,13 +316,40 @@ class DragonPokerScene(Scene):
         return found
 
     # --- drawing ------------------------------------------------------------------------------------
+    def table(self) -> pygame.Surface:
+        """The table's static art (felt, rails, frames, titles), drawn once and blitted each frame."""
+        if self._table is None:
+            kit = self.res.kit
+            art = pygame.Surface(CONTENT_RECT.size)
+            art.fill(CABINET)
+            kit.text(art, "DRAGON POKER", (40, 58), 64, GOLD, bold=True, anchor="midleft")
+            pygame.draw.rect(art, (30, 6, 8), JACKPOT_RECT, border_radius=18)
+            pygame.draw.rect(art, GOLD, JACKPOT_RECT, width=4, border_radius=18)
+            kit.text(
+                art,
+                "DRAGON JACKPOT",
+                (JACKPOT_RECT.centerx, JACKPOT_RECT.y + 6),
+                24,
+                GOLD,
+                bold=True,
+                anchor="midtop",
+            )
+            pygame.draw.rect(art, FELT_EDGE, FELT_RECT.inflate(16, 16), border_radius=60)
+            pygame.draw.rect(art, FELT, FELT_RECT, border_radius=54)
+            pygame.draw.rect(art, FELT_DARK, FELT_RECT.inflate(-40, -40), width=3, border_radius=44)
+            for rect, title in ((SCOREBOARD_RECT, "SCOREBOARD"), (LEDGER_RECT, "POINTS LEDGER")):
+                panel(art, rect)
+                kit.text(art, title, (rect.centerx, rect.y + 12), 28, GOLD, bold=True, anchor="midtop")
+            for i in range(10):
+                pygame.draw.rect(art, (16, 14, 26), scoreboard_row(i), border_radius=8)
+            self._table = art
+        return self._table
+
     def draw(self, surface: pygame.Surface, frame: Frame) -> None:
         self._sync(frame)
         view, kit = frame.game, self.res.kit
+        surface.blit(self.table(), CONTENT_RECT)
         self._draw_header(surface, kit, view)
-        pygame.draw.rect(surface, FELT_EDGE, FELT_RECT.inflate(16, 16), border_radius=60)
-        pygame.draw.rect(surface, FELT, FELT_RECT, border_radius=54)
-        pygame.draw.rect(surface, FELT_DARK, FELT_RECT.inflate(-40, -40), width=3, border_radius=44)
         step = dv.step(view)
         if step == "designate":
             self._draw_designate(surface, frame)
@@ -316,11 +360,7 @@ class DragonPokerScene(Scene):
         self._draw_side(surface, frame)
 
     def _draw_header(self, surface: pygame.Surface, kit: Kit, view: dict[str, Any]) -> None:
-        kit.text(surface, "DRAGON POKER", (40, 58), 64, GOLD, bold=True, anchor="midleft")
-        box = pygame.Rect(700, 10, 560, 100)
-        pygame.draw.rect(surface, (30, 6, 8), box, border_radius=18)
-        pygame.draw.rect(surface, GOLD, box, width=4, border_radius=18)
-        kit.text(surface, "DRAGON JACKPOT", (box.centerx, box.y + 6), 24, GOLD, bold=True, anchor="midtop")
+        box = JACKPOT_RECT
         kit.text(
             surface,
             money(dv.jackpot_cents(view)),
@@ -498,27 +538,17 @@ class DragonPokerScene(Scene):
     def _draw_side(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit
         view = frame.game
-        board = pygame.Rect(SIDE_RECT.x, SIDE_RECT.y, SIDE_RECT.width, 390)
-        panel(surface, board)
-        kit.text(surface, "SCOREBOARD", (board.centerx, board.y + 12), 28, GOLD, bold=True, anchor="midtop")
         settled = dv.step(view) == "complete" and self.phase(frame) >= len(PHASES) - 1
         codes = dv.scoreboard(view)
         if dv.step(view) == "complete" and not settled:
             codes = codes[1:]  # this hand's result joins the board once it is revealed
-        for i in range(10):
-            r = pygame.Rect(board.x + 20, board.y + 52 + i * 33, board.width - 40, 30)
-            pygame.draw.rect(surface, (16, 14, 26), r, border_radius=8)
-            if i < len(codes):
-                code = codes[i]
-                colour = {"P": BLUE, "H": GREY, "D": DRAGON_RED}.get(code[:1], CYAN)
-                pygame.draw.circle(surface, colour, (r.x + 24, r.centery), 14)
-                kit.text(surface, code, (r.x + 50, r.centery), 26, WHITE, bold=True, anchor="midleft")
-                kit.text(surface, str(i + 1), (r.right - 10, r.centery), 20, LIGHT_GREY, anchor="midright")
-        box = pygame.Rect(
-            SIDE_RECT.x, board.bottom + 16, SIDE_RECT.width, SIDE_RECT.height - board.height - 16
-        )
-        panel(surface, box)
-        kit.text(surface, "POINTS LEDGER", (box.centerx, box.y + 12), 28, GOLD, bold=True, anchor="midtop")
+        for i, code in enumerate(codes):
+            r = scoreboard_row(i)
+            colour = {"P": BLUE, "H": GREY, "D": DRAGON_RED}.get(code[:1], CYAN)
+            pygame.draw.circle(surface, colour, (r.x + 24, r.centery), 14)
+            kit.text(surface, code, (r.x + 50, r.centery), 26, WHITE, bold=True, anchor="midleft")
+            kit.text(surface, str(i + 1), (r.right - 10, r.centery), 20, LIGHT_GREY, anchor="midright")
+        box = LEDGER_RECT
         lines = ledger_lines(dv.ledger(view)) if settled else [("Waiting for the reveal", "")]
         for i, (label, value) in enumerate(lines):
             y = box.y + 52 + i * 30

@@ -1,0 +1,224 @@
+"""The Poker Grid table: the 7 x 8 board with the legal squares lit, the customer's hand, the scores and
+the points of each play.
+
+Play a card by tapping it and then a lit square, or by dragging it onto a lit square. Everything shown
+comes from the round's `view()` (egm.games.poker_grid.game); the scene keeps only the selected card and
+a drag in progress. The panel's HOUSE WAY button plays the reference decision (the controller's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from egm.events import PlayerDecision
+from egm.games.base import Decision
+from egm.video.scene import Frame, Resources, Scene
+from egm.video.theme import (
+    AMBER,
+    CYAN,
+    FELT,
+    FELT_DARK,
+    FELT_EDGE,
+    GOLD,
+    GREEN,
+    LIGHT_GREY,
+    RED,
+    WHITE,
+    panel,
+)
+
+CELL = 118  # board square size (logical pixels)
+BOARD_X, BOARD_Y = 40, 70
+CARD_W = 80
+HAND_X, HAND_Y, HAND_STEP, HAND_CARD_W = 1040, 650, 150, 120
+SIDE = pygame.Rect(1040, 70, 840, 550)
+DRAG_THRESHOLD = 12
+
+
+@dataclass
+class Drag:
+    index: int  # position in the customer's hand
+    start: tuple[int, int]
+    pos: tuple[int, int]
+
+    @property
+    def moved(self) -> bool:
+        return abs(self.pos[0] - self.start[0]) + abs(self.pos[1] - self.start[1]) > DRAG_THRESHOLD
+
+
+def square_rect(row: int, col: int) -> pygame.Rect:
+    return pygame.Rect(BOARD_X + col * CELL, BOARD_Y + row * CELL, CELL - 6, CELL - 6)
+
+
+def hand_rect(index: int) -> pygame.Rect:
+    width, height = HAND_CARD_W, round(HAND_CARD_W * 1.4)
+    return pygame.Rect(HAND_X + index * HAND_STEP, HAND_Y, width, height)
+
+
+def square_at(view: dict[str, Any], pos: tuple[int, int]) -> tuple[int, int] | None:
+    """The board square under `pos`, if any."""
+    for row in range(view.get("rows", 0)):
+        for col in range(view.get("cols", 0)):
+            if square_rect(row, col).collidepoint(pos):
+                return row, col
+    return None
+
+
+def hand_index_at(view: dict[str, Any], pos: tuple[int, int]) -> int | None:
+    for index in range(len(view.get("hand", []))):
+        if hand_rect(index).collidepoint(pos):
+            return index
+    return None
+
+
+class PokerGridScene(Scene):
+    name = "poker-grid"
+    game_id = "poker-grid"
+
+    def __init__(self, res: Resources) -> None:
+        super().__init__(res)
+        self.selected: int | None = None
+        self.drag: Drag | None = None
+        self.round_key: Any = None
+
+    # --- state ------------------------------------------------------------------------------------
+    def enter(self, frame: Frame) -> None:
+        self._sync(frame)
+
+    def update(self, frame: Frame) -> None:
+        self._sync(frame)
+
+    def _sync(self, frame: Frame) -> None:
+        """Drop the selection when the hand or the step changes (a play was made, a new round)."""
+        view = frame.game
+        key = (tuple(view.get("hand", [])), view.get("step"), tuple(view.get("scores", [])))
+        if key != self.round_key:
+            self.round_key = key
+            self.selected, self.drag = None, None
+
+    # --- input ------------------------------------------------------------------------------------
+    def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
+        self._sync(frame)
+        view = dict(frame.game)
+        if view.get("step") != "play":
+            return []
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            index = hand_index_at(view, event.pos)
+            if index is not None:
+                self.drag = Drag(index, event.pos, event.pos)
+            return []
+        if event.type == pygame.MOUSEMOTION and self.drag is not None:
+            self.drag.pos = event.pos
+            return []
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            return self._release(view, event.pos)
+        return []
+
+    def _release(self, view: dict[str, Any], pos: tuple[int, int]) -> list[object]:
+        drag, self.drag = self.drag, None
+        if drag is not None:
+            drag.pos = pos
+            if not drag.moved:  # a tap on a card selects it (a second tap drops the selection)
+                self.selected = None if self.selected == drag.index else drag.index
+                return []
+            return self._place(view, drag.index, pos)
+        if self.selected is not None:
+            return self._place(view, self.selected, pos)
+        return []
+
+    def _place(self, view: dict[str, Any], index: int, pos: tuple[int, int]) -> list[object]:
+        square = square_at(view, pos)
+        if square is None or index >= len(view["hand"]):
+            return []
+        row, col = square
+        return [PlayerDecision(Decision("place", {"card": view["hand"][index], "row": row, "col": col}))]
+
+    # --- drawing ----------------------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface, frame: Frame) -> None:
+        self._sync(frame)
+        view = dict(frame.game)
+        kit = self.res.kit
+        surface.fill(FELT_DARK)
+        kit.text(surface, "POKER GRID", (BOARD_X, 12), 44, GOLD, bold=True)
+        if not view.get("rows"):
+            return
+        self._draw_board(surface, view)
+        self._draw_side(surface, view)
+        self._draw_hand(surface, view)
+
+    def _draw_board(self, surface: pygame.Surface, view: dict[str, Any]) -> None:
+        kit = self.res.kit
+        rows, cols = view["rows"], view["cols"]
+        frame_rect = pygame.Rect(BOARD_X - 12, BOARD_Y - 12, cols * CELL + 18, rows * CELL + 18)
+        pygame.draw.rect(surface, FELT_EDGE, frame_rect, border_radius=16)
+        legal = {tuple(square) for square in view.get("legal", [])}
+        scored = {tuple(cell): move for move in view.get("last_plays", []) for cell in move["cells"]}
+        placed = {(move["row"], move["col"]): move for move in view.get("last_plays", [])}
+        cards = self.res.cards
+        for row in range(rows):
+            for col in range(cols):
+                rect = square_rect(row, col)
+                held = view["board"][row][col]
+                pygame.draw.rect(surface, FELT, rect, border_radius=10)
+                if held == "W":
+                    pygame.draw.rect(surface, GOLD, rect, border_radius=10)
+                    kit.text(surface, "WILD", rect.center, 30, (40, 20, 0), bold=True, anchor="center")
+                elif held:
+                    card_rect = pygame.Rect(0, 0, *cards.size(CARD_W))
+                    card_rect.center = rect.center
+                    cards.blit(surface, held, card_rect)
+                if (row, col) in legal:
+                    pygame.draw.rect(surface, GREEN, rect, width=5, border_radius=10)
+                if (row, col) in scored:
+                    colour = CYAN if scored[(row, col)]["seat"] == 0 else RED
+                    pygame.draw.rect(surface, colour, rect, width=4, border_radius=10)
+                if (row, col) in placed and placed[(row, col)]["points"]:
+                    badge = pygame.Rect(rect.right - 46, rect.y + 2, 44, 34)
+                    pygame.draw.rect(surface, AMBER, badge, border_radius=8)
+                    points = f"+{placed[(row, col)]['points']}"
+                    kit.text(surface, points, badge.center, 26, (20, 10, 0), bold=True, anchor="center")
+
+    def _draw_side(self, surface: pygame.Surface, view: dict[str, Any]) -> None:
+        kit = self.res.kit
+        panel(surface, SIDE)
+        scores = view.get("scores", [])
+        names = ["YOU"] + [f"MACHINE {i}" if len(scores) > 2 else "MACHINE" for i in range(1, len(scores))]
+        for i, (name, score) in enumerate(zip(names, scores, strict=False)):
+            x = SIDE.x + 30 + i * (SIDE.width - 60) // max(1, len(scores))
+            kit.text(surface, name, (x, SIDE.y + 20), 28, LIGHT_GREY, bold=True)
+            kit.text(surface, str(score), (x, SIDE.y + 56), 64, CYAN if i == 0 else WHITE, bold=True)
+        y = SIDE.y + 150
+        kit.text(surface, f"DRAW PILE {view.get('draw_pile', 0)}", (SIDE.x + 30, y), 26, LIGHT_GREY)
+        y += 44
+        for move in view.get("last_plays", [])[-6:]:
+            who = "YOU" if move["seat"] == 0 else f"SEAT {move['seat']}"
+            hand = move["category"].replace("_", " ").upper() if move["points"] else "NO SCORE"
+            text = f"{who}: {move['card']} at {move['row'] + 1},{move['col'] + 1}  {hand}  +{move['points']}"
+            kit.text(surface, text, (SIDE.x + 30, y), 28, WHITE if move["seat"] == 0 else LIGHT_GREY)
+            y += 40
+        result = view.get("result")
+        if result:
+            title = {"win": "YOU WIN", "tie": "TIE", "loss": "MACHINE WINS"}[result]
+            kit.text(surface, title, (SIDE.centerx, SIDE.bottom - 40), 56, GOLD, bold=True,
+                     anchor="midbottom")
+        elif view.get("step") == "play":
+            kit.text(surface, "TAP A CARD, THEN A LIT SQUARE (OR DRAG IT)", (SIDE.centerx, SIDE.bottom - 30),
+                     26, AMBER, bold=True, anchor="midbottom")
+
+    def _draw_hand(self, surface: pygame.Surface, view: dict[str, Any]) -> None:
+        cards = self.res.cards
+        for index, card in enumerate(view.get("hand", [])):
+            rect = hand_rect(index)
+            if self.drag is not None and self.drag.index == index and self.drag.moved:
+                continue
+            if self.selected == index:
+                rect = rect.move(0, -30)
+                pygame.draw.rect(surface, GOLD, rect.inflate(12, 12), width=5, border_radius=12)
+            cards.blit(surface, card, rect)
+        if self.drag is not None and self.drag.moved and self.drag.index < len(view.get("hand", [])):
+            rect = hand_rect(self.drag.index)
+            rect.center = self.drag.pos
+            cards.blit(surface, view["hand"][self.drag.index], rect)
