@@ -1,0 +1,63 @@
+"""The Poker Grid table in the emulator, driven by real pygame events (SDL dummy driver)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from egm.config import load_cabinet_config
+from egm.video.scenes.poker_grid import GREEN, hand_rect, square_rect
+from egm.video.screenshot import credit
+from egm.video.session import Session
+
+
+@pytest.fixture
+def session(signed_tree, tmp_path: Path):
+    config = load_cabinet_config(signed_tree.config_path)
+    s = Session(config, tmp_path / "nvram", seed=3, game_ids=["poker-grid"])
+    credit(s)
+    s.key("space")  # DEAL: the only game is Poker Grid
+    yield s
+    s.close()
+
+
+def moves(s: Session) -> int:
+    return len(s.cabinet.round.to_record()["moves"])
+
+
+def legal(s: Session) -> list[tuple[int, int]]:
+    return [tuple(square) for square in s.cabinet.round.view()["legal"]]
+
+
+def test_tap_card_then_lit_square_places_it(session: Session) -> None:
+    assert session.cabinet.round.view()["step"] == "play" and moves(session) == 0
+    card = session.cabinet.round.view()["hand"][1]
+    row, col = legal(session)[0]
+    session.click(*hand_rect(1).center)
+    session.click(*square_rect(row, col).center)
+    record = session.cabinet.round.to_record()
+    assert len(record["moves"]) == 2  # the customer's placement and the machine's reply
+    assert str(session.cabinet.round.view()["board"][row][col]) == card
+
+
+def test_drag_card_onto_lit_square(session: Session) -> None:
+    row, col = legal(session)[-1]
+    session.click(*hand_rect(0).center, drag_to=square_rect(row, col).center)
+    assert moves(session) == 2
+
+
+def test_a_square_that_is_not_lit_is_refused_and_changes_nothing(session: Session) -> None:
+    session.click(*hand_rect(0).center)
+    session.click(*square_rect(0, 0).center)  # not next to any card
+    assert moves(session) == 0 and session.cabinet.round.view()["step"] == "play"
+    assert any("not next to a card" in toast.text for toast in session.video.toasts)
+
+
+def test_legal_squares_are_lit(session: Session) -> None:
+    surface = session.render()
+    row, col = legal(session)[0]
+    rect = square_rect(row, col)
+    assert tuple(surface.get_at((rect.x + 2, rect.centery)))[:3] == GREEN
+    assert isinstance(surface, pygame.Surface)
