@@ -19,6 +19,18 @@ mover's own remaining cards could score on its next turn on the position after t
 
 `random` (the lab's lower bound) plays a uniformly random legal placement: a random card of the
 hand, then a random legal square, both drawn from the strategy's own random stream.
+
+>>> from egm.games.poker_grid.board import Layout
+>>> from egm.games.poker_grid.paytable import EXAMPLE, PokerGridRules
+>>> from egm.cards import Card, parse_cards
+>>> deck = [c.index for c in parse_cards("9c 2d 9h 3d 4c 5d 7h 8d Ks Qd 9s Kd")]
+>>> deck += [i for i in range(54) if i not in deck]
+>>> table = Table(Layout.from_rules(PokerGridRules.model_validate(EXAMPLE)), 5, 2, deck)
+>>> [str(Card(c)) for c in table.hands[0]], str(Card(table.position[table.layout.square(3, 2)]))
+(['9c', '9h', '4c', '7h', 'Ks'], '9s')
+>>> card, square = machine_move(table)  # pairs the 9s (Ks by the Kd ties; the lower card plays)
+>>> str(Card(card)), table.layout.row_col(square)
+('9c', (2, 2))
 """
 
 from __future__ import annotations
