@@ -240,7 +240,7 @@ class Id003BillAcceptor:
             self._command(p.RETURN)
             return
         if self.escrow != item:
-            self._clear_escrow()
+            self._returned()  # a different item: the one we knew went back unseen
             self.escrow = item
             self.events.append(BillEscrowed(item.amount_cents, item.barcode))
         elif self.stack_requested:

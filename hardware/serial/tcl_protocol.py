@@ -9,8 +9,8 @@ Shared by the TCL driver and the TCL simulator. The host sends ASCII commands fr
 The printer answers a status enquiry with `*S|<address>|<firmware>|f1|f2|f3|f4|f5|P<t>|*` where
 f1..f5 are single flag bytes (bit 6 always set, so each is printable; a flag byte can itself be
 `|`, so the reply is parsed by position, never split). TCL has no checksum: a reply is accepted
-only if every fixed byte and every flag byte is well formed. Flag bits are listed below and in
-docs/hardware.md with their references.
+only if every fixed byte and every flag byte is well formed. The flag bits used here are below;
+docs/hardware.md lists them with their references.
 
 >>> s = Status(flags=(0x40, 0x40, 0x40, 0x40, 0x40 | VALIDATION_DONE[1]))
 >>> encode_status(s)
@@ -40,29 +40,21 @@ HEAD_UP: Flag = (0, 0x08)  # platen up / print head open
 SYSTEM_ERROR: Flag = (0, 0x10)
 BUSY: Flag = (0, 0x20)
 # flag 2
-JOB_MEMORY_OVERFLOW: Flag = (1, 0x01)
-BUFFER_OVERFLOW: Flag = (1, 0x02)
-LIBRARY_LOAD_ERROR: Flag = (1, 0x04)
 PRINT_REGION_DATA_ERROR: Flag = (1, 0x08)
-LIBRARY_REF_ERROR: Flag = (1, 0x10)
 TEMPERATURE_ERROR: Flag = (1, 0x20)
 # flag 3
-MISSING_SUPPLY_INDEX: Flag = (2, 0x01)
 PRINTER_OFFLINE: Flag = (2, 0x02)
 FLASH_PROGRAM_ERROR: Flag = (2, 0x04)
-PAPER_IN_CHUTE: Flag = (2, 0x08)
 LIBRARIES_CORRUPT: Flag = (2, 0x10)
 COMMAND_ERROR: Flag = (2, 0x20)
 # flag 4
 PAPER_LOW: Flag = (3, 0x01)
 PAPER_JAM: Flag = (3, 0x02)
 CUTTER_ERROR: Flag = (3, 0x04)
-JOURNAL_PRINTING: Flag = (3, 0x08)
 # flag 5
 RESET: Flag = (4, 0x01)  # the printer powered up or was reset since the flags were last cleared
 BARCODE_DATA_ACCESSED: Flag = (4, 0x02)
 CHASSIS_OPEN: Flag = (4, 0x04)
-XOFF: Flag = (4, 0x08)
 TOP_OF_FORM: Flag = (4, 0x10)
 VALIDATION_DONE: Flag = (4, 0x20)  # the validation number of the last ticket is on the paper
 
@@ -76,6 +68,9 @@ FAULT_FLAGS: dict[Flag, tuple[str, str]] = {  # flag -> (fault kind, what the at
     SYSTEM_ERROR: ("printer_error", "The ticket printer reports a system error; service it."),
     TEMPERATURE_ERROR: ("printer_error", "The ticket printer's head is too hot; let it cool."),
     CUTTER_ERROR: ("printer_error", "The ticket printer's cutter failed; service it."),
+    PRINTER_OFFLINE: ("printer_error", "The ticket printer is offline; check it and switch it on line."),
+    FLASH_PROGRAM_ERROR: ("printer_error", "The ticket printer's firmware is damaged; service it."),
+    LIBRARIES_CORRUPT: ("printer_error", "The ticket printer's print libraries are damaged; service it."),
 }
 
 IDLE_FLAGS = (FLAG_BASE, FLAG_BASE, FLAG_BASE, FLAG_BASE, FLAG_BASE | 0x10 | 0x20)  # TOF, val. done
