@@ -13,9 +13,12 @@ real games or the shipped ROM manifest.
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
+import signal
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -169,11 +172,41 @@ def make_cabinet(
     )
 
 
+class CrashingConnection:
+    """A wager-memory connection that kills its own process right after the Nth COMMIT (of either copy)."""
+
+    def __init__(self, conn: Any, commits: Iterator[int], crash_at: int) -> None:
+        self._conn, self._commits, self._crash_at = conn, commits, crash_at
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        result = self._conn.execute(sql, *args)
+        if sql == "COMMIT" and next(self._commits) == self._crash_at:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return result
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+
+def crash_at_commit(crash_at: int) -> None:
+    """Make this process die by SIGKILL right after its Nth wager-memory commit."""
+    from egm.memory import store
+
+    commits = itertools.count(1)
+    connect = store._connect
+    store._connect = lambda path: CrashingConnection(connect(path), commits, crash_at)  # type: ignore
+
+
 def main(argv: list[str]) -> int:
-    """The crash-injection child: autoplay on the test game, then print the report."""
+    """The crash-injection child: autoplay on the test game, then print the report.
+
+    With EGM_CRASH_AT_COMMIT=N in the environment it kills itself right after its Nth commit.
+    """
     from egm.cabinet_cli import autoplay
 
     nvram, seed, games = Path(argv[0]), int(argv[1]), int(argv[2])
+    if os.environ.get("EGM_CRASH_AT_COMMIT"):
+        crash_at_commit(int(os.environ["EGM_CRASH_AT_COMMIT"]))
     report, code = autoplay(make_cabinet(nvram, seed=seed, clock=None), GAME_ID, games, 500)
     print(json.dumps(report))
     return code

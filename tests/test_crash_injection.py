@@ -9,6 +9,7 @@ then recovers and carries on. CI runs a short version; `--soak` runs a long one.
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import subprocess
@@ -28,10 +29,12 @@ SEED = 4242
 GAMES_PER_RUN = 25
 
 
-def child(nvram: Path) -> subprocess.Popen[str]:
+def child(nvram: Path, crash_at_commit: int | None = None) -> subprocess.Popen[str]:
+    env = {**os.environ, "EGM_CRASH_AT_COMMIT": str(crash_at_commit or "")}
     return subprocess.Popen(
         [sys.executable, "-m", "tests.cabinet_support", str(nvram), str(SEED), str(GAMES_PER_RUN)],
         cwd=PROJECT_ROOT,
+        env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -111,13 +114,51 @@ def crash_many_times(nvram: Path, kills: int, rng: random.Random) -> None:
     check_memory(nvram)
 
 
+def crash_at_commits(nvram: Path, points: list[int]) -> None:
+    """Kill the child right after its Nth commit (either copy: so also between the two copies)."""
+    first = child(nvram)
+    assert first.wait(timeout=120) == 0
+    played = check_memory(nvram)
+    for point in points:
+        proc = child(nvram, crash_at_commit=point)
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode in (-signal.SIGKILL, 0), err
+        played_now = check_memory(nvram)
+        assert played_now >= played
+        played = played_now
+    out, err = child(nvram).communicate(timeout=120)
+    assert json.loads(out)["meters"]["current_credits"] == 0, err
+    check_memory(nvram)
+
+
+def commits_in_a_run(tmp_path: Path) -> int:
+    """How many COMMITs a full run makes: each transaction commits both copies."""
+    nvram = tmp_path / "count"
+    assert child(nvram).wait(timeout=120) == 0
+    memory = WagerMemory.open(nvram, clock=FakeClock(), event_log_size=500, recall_depth=10)
+    generation = memory.generation
+    memory.close()
+    return 2 * generation
+
+
 def test_crash_injection_short(tmp_path: Path) -> None:
-    crash_many_times(tmp_path / "nvram", kills=8, rng=random.Random(1))
+    crash_many_times(tmp_path / "nvram", kills=6, rng=random.Random(1))
+
+
+def test_crash_at_random_commits(tmp_path: Path) -> None:
+    rng = random.Random(11)
+    total = commits_in_a_run(tmp_path)
+    crash_at_commits(tmp_path / "nvram", sorted(rng.sample(range(1, total), 12)))
 
 
 @pytest.mark.soak
 def test_crash_injection_soak(tmp_path: Path) -> None:
     crash_many_times(tmp_path / "nvram", kills=300, rng=random.Random(2))
+
+
+@pytest.mark.soak
+def test_crash_at_every_commit_soak(tmp_path: Path) -> None:
+    crash_at_commits(tmp_path / "nvram", list(range(1, commits_in_a_run(tmp_path))))
 
 
 def test_recovered_run_reports_what_it_finished(tmp_path: Path) -> None:
