@@ -444,17 +444,10 @@ class DragonPokerScene(Scene):
             cards.blit(surface, hand[dragging], r)
         # the house seats wait face down
         for n, role in enumerate(("dealer", "dragon")):
-            y = 560 + n * 170
-            kit.text(
-                surface,
-                ROLE_TITLES[role],
-                (1310, y),
-                26,
-                ROLE_COLOURS[role] if role == "dragon" else WHITE,
-                bold=True,
-            )
+            y = 150 + n * 200
+            kit.text(surface, ROLE_TITLES[role], (930, y), 28, WHITE, bold=True)
             for i in range(13):
-                cards.blit(surface, None, pygame.Rect(1310 + i * 14, y + 34, 70, 98))
+                cards.blit(surface, None, pygame.Rect(930 + i * 16, y + 40, 80, 112))
         draw_all(surface, kit, self.set_buttons(), frame.now)
 
     def _draw_reveal(self, surface: pygame.Surface, frame: Frame) -> None:

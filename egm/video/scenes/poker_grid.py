@@ -202,11 +202,19 @@ class PokerGridScene(Scene):
         result = view.get("result")
         if result:
             title = {"win": "YOU WIN", "tie": "TIE", "loss": "MACHINE WINS"}[result]
-            kit.text(surface, title, (SIDE.centerx, SIDE.bottom - 40), 56, GOLD, bold=True,
-                     anchor="midbottom")
+            kit.text(
+                surface, title, (SIDE.centerx, SIDE.bottom - 40), 56, GOLD, bold=True, anchor="midbottom"
+            )
         elif view.get("step") == "play":
-            kit.text(surface, "TAP A CARD, THEN A LIT SQUARE (OR DRAG IT)", (SIDE.centerx, SIDE.bottom - 30),
-                     26, AMBER, bold=True, anchor="midbottom")
+            kit.text(
+                surface,
+                "TAP A CARD, THEN A LIT SQUARE (OR DRAG IT)",
+                (SIDE.centerx, SIDE.bottom - 30),
+                26,
+                AMBER,
+                bold=True,
+                anchor="midbottom",
+            )
 
     def _draw_hand(self, surface: pygame.Surface, view: dict[str, Any]) -> None:
         cards = self.res.cards
