@@ -319,3 +319,44 @@ def test_over_tcp_unplug_replug_reopens_the_port_through_the_factory() -> None:
         driver.close()
     assert len(opened) >= 2  # the connection was opened again after the unplug
     assert of(BillStacked, rig.events) == [BillStacked(100)] and sim.cash_box == [(100, None)]
+
+
+def test_idle_after_stack_without_vend_valid_is_a_sticky_reconcile_fault(rig: Rig) -> None:
+    rig.boot()
+    rig.sim.insert_note(1000)
+    rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+    rig.driver.stack()
+    with rig.sim.lock:  # the acceptor loses track of the note and goes idle without VEND VALID
+        rig.sim.stage, rig.sim.escrow = "idle", None
+        rig.sim.upcoming.clear()
+        rig.sim.steady = (p.ENABLE_IDLING, b"")
+    events = rig.poll_until(lambda ev: bool(of(DeviceFault, ev)))
+    assert of(DeviceFault, events)[0].kind == "stack_unconfirmed"
+    rig.poll(3)
+    assert not of(DeviceFaultCleared, rig.events) and not of(BillReturned, rig.events)
+    rig.driver.acknowledge_faults()
+    assert rig.poll() == [DeviceFaultCleared("bill_acceptor", "stack_unconfirmed")]
+    assert rig.credited() == 0
+
+
+def test_escrow_replaced_unseen_reports_the_first_returned(rig: Rig) -> None:
+    rig.boot()
+    rig.sim.insert_note(100)
+    rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+    with rig.sim.lock:  # polls were missed: the $1 went back and a $5 is now in escrow
+        rig.sim.escrow = (0x63, b"")
+        rig.sim.steady = (p.ESCROW, b"\x63")
+    events = rig.poll()
+    assert events == [BillReturned(100), BillEscrowed(500)]
+
+
+def test_unknown_escrow_code_is_returned_not_credited(rig: Rig) -> None:
+    rig.boot()
+    with rig.sim.lock:
+        rig.sim.stage, rig.sim.escrow = "escrow", (0x68, b"")
+        rig.sim.steady = (p.ESCROW, b"\x68")
+    events = rig.poll_until(lambda ev: bool(of(BillRejected, ev)))
+    assert "not in the bill table" in of(BillRejected, events)[0].reason
+    assert p.encode_frame(p.RETURN) in b"".join(rig.sim.received)
+    rig.poll(2)
+    assert rig.sim.returned == [(0, None)] and rig.credited() == 0

@@ -33,6 +33,8 @@ from hardware.serial.ports import ID003_LINE, PortFactory, open_serial_port
 log = logging.getLogger(__name__)
 
 DEVICE = "bill_acceptor"
+RECONCILE_FAULTS = frozenset({"power_up_bill_in_stacker", "vend_without_stack", "stack_unconfirmed"})
+"""Money questions only a person can settle: they stay until `acknowledge_faults()`."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,12 @@ class Id003BillAcceptor:
         self.events = []
         return events
 
+    def acknowledge_faults(self) -> None:
+        """The attendant has counted the cash box and settled the item: clear the reconcile faults."""
+        for kind in sorted(self.active_faults & RECONCILE_FAULTS):
+            self.events.append(DeviceFaultCleared(DEVICE, kind))
+        self.active_faults -= RECONCILE_FAULTS
+
     def close(self) -> None:
         self.link.close()
 
@@ -222,12 +230,16 @@ class Id003BillAcceptor:
         self.settings_dirty = True
 
     def _on_idle(self, status: int) -> None:
-        for kind in sorted(self.active_faults):
+        for kind in sorted(self.active_faults - RECONCILE_FAULTS):
             self.events.append(DeviceFaultCleared(DEVICE, kind))
-        self.active_faults.clear()
-        if self.escrow is not None and not self.vended:
-            self._returned()
-        self._clear_escrow()
+        self.active_faults &= RECONCILE_FAULTS
+        if self.escrow is not None and not self.vended and self.stack_requested:
+            self._fault(
+                "stack_unconfirmed",
+                "The bill acceptor went idle after a stack without reporting VEND VALID, so the "
+                "item was not credited; count the cash box and hand-pay if it is there.",
+            )
+        self._returned()
         device_accepting = status == p.ENABLE_IDLING
         if self.settings_dirty or device_accepting != self.accepting:
             self._apply_settings(full=False)
@@ -286,7 +298,7 @@ class Id003BillAcceptor:
             self.events.append(DeviceFault(DEVICE, kind, message))
 
     def _returned(self) -> None:
-        if self.escrow is not None and not self.vended:
+        if self.escrow is not None and not self.vended and not self.stack_requested:
             self.events.append(BillReturned(self.escrow.amount_cents, self.escrow.barcode))
         self._clear_escrow()
 

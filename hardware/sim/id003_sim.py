@@ -130,7 +130,7 @@ class Id003Simulator(SimDevice):
         code, barcode = escrow
         if code == p.TICKET_ESCROW_CODE:
             return (0, barcode.decode("ascii"))
-        return (self.note_codes[code], None)
+        return (self.note_codes.get(code, 0), None)  # 0: a note the bill table does not know
 
     # --- the customer and the technician -------------------------------------------------------
     def insert_note(self, cents: int) -> bool:

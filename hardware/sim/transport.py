@@ -47,6 +47,16 @@ class Transport:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
+    def _serve(self, data: bytes | None) -> bytes:
+        """The device's output for the host's bytes (None: nothing arrived). A simulator bug is
+        logged and the simulator keeps serving, as a device with a firmware glitch would."""
+        try:
+            out = self.device.unsolicited()
+            return out + self.device.receive(data) if data is not None else out
+        except Exception:
+            log.exception("%s simulator failed on %r", self.device.name, data)
+            return b""
+
     def _run(self) -> None:
         raise NotImplementedError
 
@@ -67,13 +77,13 @@ class PtyTransport(Transport):
     def _run(self) -> None:
         while not self._stop.is_set():
             ready, _, _ = select.select([self.master], [], [], TICK_S)
-            out = self.device.unsolicited()
+            data = None
             if ready:
                 try:
                     data = os.read(self.master, 4096)
                 except OSError:
                     continue
-                out += self.device.receive(data)
+            out = self._serve(data)
             if out:
                 os.write(self.master, out)
 
@@ -119,7 +129,7 @@ class TcpTransport(Transport):
 
     def _serve_once(self, client: socket.socket) -> None:
         ready, _, _ = select.select([client], [], [], TICK_S)
-        out = self.device.unsolicited()
+        data = None
         if ready:
             try:
                 data = client.recv(4096)
@@ -128,7 +138,7 @@ class TcpTransport(Transport):
             if not data:
                 self._drop()
                 return
-            out += self.device.receive(data)
+        out = self._serve(data)
         if out:
             try:
                 client.sendall(out)
