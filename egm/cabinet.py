@@ -375,6 +375,7 @@ class Cabinet:
             self.recovered.append("hand pay")
 
     def _run_rom_check(self) -> None:
+        """Verify the program and pay-table ROM; each problem names the file and is logged."""
         if self.rom_check is None:
             self._rom_problems = []
             return
@@ -383,6 +384,8 @@ class Cabinet:
         if self.config.kiosk and check.is_development_key:
             problems.append("kiosk mode refuses the development signing key; install a production-signed ROM")
         self._rom_problems = problems
+        if problems:  # at power-up memory is not open yet: _power_up_records logs them
+            self._commit(lambda tx: [tx.log("rom_error", f"ROM self-test failed: {p}") for p in problems])
 
     # --- events ------------------------------------------------------------------------------------
     def handle(self, event: object) -> Result:
@@ -747,11 +750,11 @@ class Cabinet:
             self._commit(opened)
         else:
             self._open_doors.discard(event.door)
+            self._check_memory("at door close")  # before anything is written over a damaged record
+            self._run_rom_check()
             self._commit(
                 lambda tx: tx.log("door_close", f"{name.capitalize()} door closed.", door=event.door.value)
             )
-            self._check_memory("at door close")
-            self._run_rom_check()
         self._settle()
         return ACCEPTED
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -348,3 +349,25 @@ def test_same_seed_same_meters(tmp_path: Path) -> None:
     assert reports[0]["games_completed"] == 15
     other = autoplay(make_cabinet(tmp_path / "other", seed=10), GAME_ID, 15, 500)[0]
     assert other["meters"] != reports[0]["meters"]
+
+
+def test_door_close_checks_memory_and_repairs_a_damaged_copy(cabinet: Any) -> None:
+    insert(cabinet, 2000)
+    cabinet.devices.doors.open_door(Door.MAIN)
+    cabinet.poll_devices()
+    with sqlite3.connect(cabinet.nvram_dir / "copy-b.db") as conn:  # damage while the door is open
+        conn.execute("UPDATE records SET payload = replace(payload, '2000', '9000') WHERE name = 'meters'")
+    cabinet.devices.doors.close_door(Door.MAIN)
+    cabinet.poll_devices()
+    assert cabinet.state == "attract" and cabinet.credits_cents == 2000
+    assert any(e["kind"] == "memory_repaired" and "copy-b.db" in e["message"] for e in cabinet.event_log())
+
+
+def test_memory_lost_during_play_is_a_ram_error_before_the_next_game(cabinet: Any) -> None:
+    insert(cabinet, 2000)
+    for name in ("copy-a.db", "copy-b.db"):
+        with sqlite3.connect(cabinet.nvram_dir / name) as conn:
+            conn.execute("UPDATE records SET mac = zeroblob(32) WHERE name = 'meters'")
+    result = cabinet.handle(StartGame())
+    assert not result.accepted and "RAM clear" in result.reason
+    assert cabinet.state == "tilt.ramerror" and cabinet.round is None
