@@ -332,3 +332,34 @@ def test_screenshot_command_writes_a_png(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert out.stat().st_size > 1000
     assert pygame.image.load(str(out)).get_size() == (1920, 1080)
+
+
+def test_after_a_power_cut_the_table_shows_the_same_hand_at_the_same_step(config, tmp_path: Path) -> None:
+    first = Session(config, tmp_path / "nvram", seed=5, game_ids=GAME)
+    set_step(first)
+    first.click(*pool_card_centre(0))
+    cards = player_cards(first)
+    first.key("f12")  # CUT POWER: the emulator kills its process; here the session just stops
+    assert first.power_cuts == 1
+    first.close()
+    second = Session(config, tmp_path / "nvram", seed=5, game_ids=GAME)
+    assert second.state == "game.dragon-poker.set"
+    assert player_cards(second) == cards
+    assert isinstance(second.video.scene, DragonPokerScene)
+    frame = second.render()
+    first_card = pygame.Rect(*pool_card_centre(0), 1, 1)
+    assert frame.get_at(first_card.topleft)[:3] != FELT  # the player's revealed hand is on the table again
+    second.close()
+
+
+def test_game_menu_play_button_starts_the_touched_game_at_the_chosen_bet(session: Session) -> None:
+    credit(session)
+    session.key("b")  # bet level 2
+    scene = session.video.scene
+    play = scene.buttons(session.video.frame)[0]
+    session.click(*play.rect.center)
+    assert session.state == "game.dragon-poker.designate"
+    assert (
+        session.cabinet.round.wager.bet_credits
+        == 2 * session.cabinet.games["dragon-poker"].default_wager(1).bet_credits
+    )

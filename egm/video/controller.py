@@ -164,6 +164,8 @@ class VideoController:
         elif raw.get("last_outcome") and raw["last_outcome"] != self.shown_outcome:
             self.shown_outcome = raw["last_outcome"]
             self.table = self._finished_table(raw["last_outcome"])
+        elif raw.get("last_outcome") is None:
+            self.table = None  # a RAM clear forgot the last hand
         display = {**raw, "game": self.table}
         if snap.state(raw) == "audit":
             display["recall"] = [self._recall_entry(r) for r in self.cabinet.recall()[:RECALL_SHOWN]]

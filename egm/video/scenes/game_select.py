@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pygame
 
-from egm.events import SelectGame, StartGame
+from egm.events import SelectGame
 from egm.video import snap
 from egm.video.layout import grid
-from egm.video.scene import Frame, Scene
+from egm.video.scene import Frame, Scene, UiAction
 from egm.video.theme import BLUE, DRAGON_RED, GOLD, LIGHT_GREY, WHITE, panel
 from egm.video.widgets import Button, draw_all, hit
 
@@ -42,7 +42,7 @@ class GameSelectScene(Scene):
         button = hit(self.buttons(frame), event.pos)
         if button is not None:
             gid = button.action.partition(":")[2]
-            return [SelectGame(gid), StartGame(gid)]
+            return [SelectGame(gid), UiAction("deal")]  # DEAL: the bet level chosen with BET applies
         for gid, rect in self.tiles(frame).items():
             if rect.collidepoint(event.pos):
                 return [SelectGame(gid)]
