@@ -366,7 +366,10 @@ class Cabinet:
             self._ticket_issued(memory.get("cashout"), after_power_loss=True)
             self.recovered.append("cashout")
         record = memory.get("game")
-        if record is not None:
+        if record is not None and record["game_id"] not in self.games:
+            problem = f"the game in progress, '{record['game_id']}', is not installed; install it to finish"
+            self._rom_problems.append(problem)
+        elif record is not None:
             self.round = self.games[record["game_id"]].restore(record["round"])
             self.recovered.append(f"game at step {self.round.step}")
             if self.round.finished:

@@ -154,7 +154,7 @@ def _autoplay_command(args: argparse.Namespace) -> int:
             args.json,
         )
         return EXIT_BAD_INPUT
-    cabinet = build_cabinet(config, args.nvram, game_ids=[args.game], seed=args.seed)
+    cabinet = build_cabinet(config, args.nvram, seed=args.seed)  # every game: one may be in progress
     report, code = autoplay(cabinet, args.game, args.games, args.bill_cents)
     _emit(report, args.json)
     return code

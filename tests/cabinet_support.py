@@ -156,6 +156,7 @@ def make_cabinet(
     devices: Devices | None = None,
     clock: FakeClock | None = None,
     rom_check: Any = None,
+    games: dict[str, Game] | None = None,
 ) -> Any:
     from egm.cabinet import Cabinet, seeded_rng
 
@@ -163,7 +164,7 @@ def make_cabinet(
     return Cabinet(
         config,
         nvram,
-        games=draw_games(),
+        games=draw_games() if games is None else games,
         devices=devices or build_devices(config),
         jurisdiction=jurisdiction or spine_jurisdiction(),
         clock=clock or FakeClock(),

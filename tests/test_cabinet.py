@@ -371,3 +371,15 @@ def test_memory_lost_during_play_is_a_ram_error_before_the_next_game(cabinet: An
     result = cabinet.handle(StartGame())
     assert not result.accepted and "RAM clear" in result.reason
     assert cabinet.state == "tilt.ramerror" and cabinet.round is None
+
+
+def test_a_game_in_progress_that_is_no_longer_installed_stops_play(tmp_path: Path) -> None:
+    cab = make_cabinet(tmp_path)
+    cab.boot()
+    insert(cab, 500)
+    cab.handle(StartGame())
+    cab.memory.close()
+    again = make_cabinet(tmp_path, games={})
+    again.boot()
+    assert again.tilt == "rom_error" and "test-draw" in again.snapshot()["tilt_detail"]
+    assert again.memory.get("game")["game_id"] == GAME_ID  # kept, to finish once reinstalled
