@@ -184,7 +184,7 @@ def test_keys_in_the_wrong_state_are_refused_with_a_reason(session: Session) -> 
     session.key("space")  # DEAL with no credit
     assert any("exceeds" in t for t in toast_texts(session))
     session.key("h")  # HOUSE WAY outside a game
-    assert "HOUSE WAY sets your hand while you set it." in toast_texts(session)
+    assert "HOUSE WAY plays the house's choice during a game." in toast_texts(session)
     credit(session)
     session.key("space")
     session.key("c")  # CASH OUT in the middle of a game

@@ -22,7 +22,7 @@ from egm.audio.controller import AudioController
 from egm.clock import Clock
 from egm.config import CabinetConfig
 from egm.events import ButtonChanged, CashOut, Door, Key, PlayerDecision, Result, StartGame
-from egm.games.base import Decision, Game, Wager
+from egm.games.base import Game, Round, Wager
 from egm.video import snap
 from egm.video.inputs import DEVICE_KEYS, PANEL_KEYS, PointerFilter
 from egm.video.layout import BAR_RECT, CONTENT_RECT, LOGICAL_SIZE, Viewport
@@ -66,6 +66,7 @@ class CabinetPort(Protocol):
     """What the display needs from the cabinet controller (egm.cabinet.Cabinet)."""
 
     games: Mapping[str, Game]
+    round: Round | None
 
     def handle(self, event: object) -> Result: ...
 
@@ -318,10 +319,11 @@ class VideoController:
         elif button == "cash_out":
             self.send(CashOut())
         elif button == "house_way":
-            if not state.startswith("game."):
-                self.toast("HOUSE WAY sets your hand while you set it.")
+            round_ = self.cabinet.round
+            if not state.startswith("game.") or round_ is None:
+                self.toast("HOUSE WAY plays the house's choice during a game.")
                 return
-            self.send(PlayerDecision(Decision("house_way")))
+            self.send(PlayerDecision(round_.reference_decision()))  # Dragon Poker's: "house_way"
         elif button == "deal":
             if state.startswith("game."):  # DEAL confirms the step on the table
                 self._to_scene(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
@@ -431,7 +433,9 @@ class VideoController:
             "cash_out": panel_lamps.get("cash_out", "on"),
             "deal": "on" if live else panel_lamps.get("deal", "on"),
             "bet": "on" if state == "attract" else "off",
-            "house_way": "flash" if live and "house_way" in (view.get("decisions_allowed") or []) else "off",
+            "house_way": "flash"
+            if live and "house_way" in view.get("decisions_allowed", ["house_way"])
+            else "off",
         }
 
     def bar_buttons(self) -> list[Button]:

@@ -43,7 +43,7 @@ DEVICE_KEYS: dict[int, str] = {
 KEY_HELP: tuple[tuple[str, str], ...] = (
     ("SPACE / ENTER", "Deal (start a game, confirm)"),
     ("B", "Bet: next bet level"),
-    ("H", "House way: set my hand the house way"),
+    ("H", "House way: the house's choice now (sets my hand the house way)"),
     ("C", "Cash out (prints a ticket, or hand pay)"),
     ("1 - 4", "Designate hand A-D (player, dealer, Dragon in turn)"),
     ("BACKSPACE", "Undo the last designation / card"),
