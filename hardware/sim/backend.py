@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 from egm.clock import Clock
 from egm.config import ConfigError, DeviceConfig
@@ -22,17 +21,7 @@ from hardware.sim.device import SimDevice
 from hardware.sim.id003_sim import Id003Simulator
 from hardware.sim.panel_sim import PanelSimulator
 from hardware.sim.tcl_sim import TclPrinterSimulator
-from hardware.sim.transport import PtyTransport, TcpTransport, Transport
-
-
-def serve(simulator: SimDevice, port: str | None) -> Transport:
-    """Serve `simulator` on a TCP address (`socket://host:port` or `host:port`) or, if None, a pty."""
-    if port is None or port == "pty":
-        return PtyTransport(simulator).start()
-    address = urlsplit(port if "://" in port else f"socket://{port}")
-    if address.scheme != "socket" or address.hostname is None or address.port is None:
-        raise ConfigError(f"simulator port {port!r} must look like socket://127.0.0.1:7001")
-    return TcpTransport(simulator, address.hostname, address.port).start()
+from hardware.sim.transport import Transport, serve
 
 
 @dataclass
@@ -128,7 +117,10 @@ def build_sim_device(
         raise ConfigError(f"devices.{kind}: there is no simulator for protocol '{protocol}'")
     simulator_class, device_class = SIMULATORS[protocol]
     simulator = simulator_class()
-    transport = serve(simulator, device.port)
+    try:
+        transport = serve(simulator, device.port)
+    except ValueError as exc:
+        raise ConfigError(f"devices.{kind}: {exc}") from exc
     served = device.model_copy(update={"port": transport.port})
     driver = build_serial_device(kind, served, clock, port_factory)
     return device_class(driver, simulator, transport)

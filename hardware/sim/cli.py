@@ -19,11 +19,11 @@ from collections.abc import Callable
 from typing import TextIO
 
 from hardware.interfaces import Door, Key
-from hardware.sim.backend import serve
 from hardware.sim.device import CORRUPTIONS, SimDevice
 from hardware.sim.id003_sim import FAULT_STATUSES, Id003Simulator
 from hardware.sim.panel_sim import PanelSimulator
 from hardware.sim.tcl_sim import FAULTS, TclPrinterSimulator
+from hardware.sim.transport import serve
 
 Command = Callable[[list[str]], str]
 
@@ -128,7 +128,13 @@ def _run(args: argparse.Namespace) -> int:
         short, make, offset = DEVICES[name]
         port = f"socket://{args.host}:{args.base_port + offset}" if args.device == "all" else args.port
         sim = make()
-        transport = serve(sim, port)
+        try:
+            transport = serve(sim, port)
+        except (ValueError, OSError) as exc:
+            print(f"cannot serve the {name} simulator on {port}: {exc}", file=sys.stderr)
+            for started in transports:
+                started.stop()
+            return 2
         transports.append(transport)
         sims[short] = sim
         print(f"{name} simulator on {transport.port}", flush=True)

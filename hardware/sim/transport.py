@@ -14,6 +14,7 @@ import select
 import socket
 import threading
 import tty
+from urllib.parse import urlsplit
 
 from hardware.sim.device import SimDevice
 
@@ -155,3 +156,14 @@ class TcpTransport(Transport):
         self._drop()
         with contextlib.suppress(OSError):
             self.server.close()
+
+
+def serve(device: SimDevice, port: str | None) -> Transport:
+    """Serve `device` on a TCP address (`socket://host:port` or `host:port`) or, if None or "pty",
+    on a new pty; the transport is started."""
+    if port is None or port == "pty":
+        return PtyTransport(device).start()
+    address = urlsplit(port if "://" in port else f"socket://{port}")
+    if address.scheme != "socket" or address.hostname is None or address.port is None:
+        raise ValueError(f"simulator port {port!r} must look like socket://127.0.0.1:7001 or pty")
+    return TcpTransport(device, address.hostname, address.port).start()
