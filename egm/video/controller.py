@@ -372,6 +372,9 @@ class VideoController:
         if action == "mute":
             self.toast("Sound off" if self.audio.toggle_mute() else "Sound on", error=False)
             return
+        if action == "menu":
+            self.ui_action("menu")
+            return
         if self.kiosk:
             self.toast("Device controls exist only in the emulator.")
             return

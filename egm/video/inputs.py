@@ -39,6 +39,7 @@ DEVICE_KEYS: dict[int, str] = {
     pygame.K_F12: "power_cut",
     pygame.K_TAB: "drawer",
     pygame.K_m: "mute",
+    pygame.K_g: "menu",
 }
 KEY_HELP: tuple[tuple[str, str], ...] = (
     ("SPACE / ENTER", "Deal (start a game, confirm)"),
@@ -46,7 +47,7 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("H", "House way: the house's choice now (sets my hand the house way)"),
     ("C", "Cash out (prints a ticket, or hand pay)"),
     ("1 - 4", "Designate hand A-D (player, dealer, Dragon in turn)"),
-    ("BACKSPACE", "Undo the last designation / card"),
+    ("BACKSPACE", "Undo the last designation / clear the rows"),
     ("F1", "This help"),
     ("F2 - F7", "Insert a bill (each enabled denomination)"),
     ("T", "Insert the last printed ticket"),
@@ -55,6 +56,7 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("F12", "Cut the power (kills the process)"),
     ("TAB", "Show the device drawer"),
     ("M", "Mute / unmute"),
+    ("G", "Game menu (after a game)"),
     ("ESC", "Quit (emulator only; the kiosk shuts down from the operator menu)"),
 )
 

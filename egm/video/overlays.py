@@ -32,7 +32,7 @@ def draw_help(surface: pygame.Surface, kit: Kit) -> None:
         anchor="midtop",
     )
     for i, (key, what) in enumerate(KEY_HELP):
-        y = HELP_RECT.y + 90 + i * 46
+        y = HELP_RECT.y + 86 + i * 40
         kit.text(surface, key, (HELP_RECT.x + 50, y), 30, GOLD, bold=True)
         kit.text(surface, what, (HELP_RECT.x + 400, y), 30, WHITE)
     kit.text(
