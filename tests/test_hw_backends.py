@@ -73,13 +73,13 @@ def test_serial_backend_over_socket_url() -> None:
                 bill_acceptor=DeviceConfig(backend="serial", port=transport.port, timeout_s=0.1)
             )
         )
-        devices = build_devices(config, clock=FakeClock())
+        clock = FakeClock()
+        devices = build_devices(config, clock=clock)
         driver = devices.bill_acceptor
         assert isinstance(driver, Id003BillAcceptor)
         driver.enable(frozenset({100}))
-        clock = driver.clock
         for _ in range(6):
-            clock.advance(1.0)  # type: ignore[attr-defined]
+            clock.advance(1.0)
             driver.poll()
         driver.close()
     assert sim.initialized and not sim.inhibited

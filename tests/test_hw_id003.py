@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,42 +23,19 @@ from hardware.serial.link import FrameError
 from hardware.sim.id003_sim import Id003Simulator
 from hardware.sim.scripted_port import ScriptedPort
 from hardware.sim.transport import PtyTransport
+from tests.test_hw_support import DeviceRig, of
 
 NOTES = frozenset({100, 500, 1000, 2000, 5000, 10000})
 BARCODE = "123456789012345678"
 
 
-class Rig:
-    def __init__(self, sim: Id003Simulator, driver: Id003BillAcceptor, clock: FakeClock) -> None:
-        self.sim, self.driver, self.clock = sim, driver, clock
-        self.events: list[object] = []
-
-    def poll(self, times: int = 1) -> list[object]:
-        new: list[object] = []
-        for _ in range(times):
-            self.clock.advance(1.0)
-            new += self.driver.poll()
-        self.events += new
-        return new
-
-    def poll_until(self, done: Callable[[list[object]], bool], limit: int = 30) -> list[object]:
-        new: list[object] = []
-        for _ in range(limit):
-            new += self.poll()
-            if done(new):
-                return new
-        raise AssertionError(f"condition never met; events: {new}")
-
+class Rig(DeviceRig[Id003Simulator, Id003BillAcceptor]):
     def boot(self) -> None:
         self.driver.enable(NOTES)
         self.poll_until(lambda _: self.sim.steady[0] == p.ENABLE_IDLING)
 
     def credited(self) -> int:
         return sum(e.amount_cents for e in self.events if isinstance(e, BillStacked))
-
-
-def of(kind: type, events: list[object]) -> list[object]:
-    return [e for e in events if isinstance(e, kind)]
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -25,32 +25,11 @@ from hardware.serial.panel_driver import SerialButtonPanel
 from hardware.sim.panel_sim import PanelSimulator
 from hardware.sim.scripted_port import ScriptedPort
 from hardware.sim.transport import PtyTransport
+from tests.test_hw_support import DeviceRig, of
 
 
-class Rig:
-    def __init__(self, sim: PanelSimulator, driver: SerialButtonPanel, clock: FakeClock) -> None:
-        self.sim, self.driver, self.clock = sim, driver, clock
-        self.events: list[object] = []
-
-    def poll(self, times: int = 1) -> list[object]:
-        new: list[object] = []
-        for _ in range(times):
-            self.clock.advance(1.0)
-            new += self.driver.poll()
-        self.events += new
-        return new
-
-    def poll_until(self, done: Callable[[list[object]], bool], limit: int = 20) -> list[object]:
-        new: list[object] = []
-        for _ in range(limit):
-            new += self.poll()
-            if done(new):
-                return new
-        raise AssertionError(f"condition never met; events: {new}")
-
-
-def of(kind: type, events: list[object]) -> list[object]:
-    return [e for e in events if isinstance(e, kind)]
+class Rig(DeviceRig[PanelSimulator, SerialButtonPanel]):
+    """The panel driver and its simulator."""
 
 
 @pytest.fixture

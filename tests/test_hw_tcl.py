@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
@@ -25,6 +25,7 @@ from hardware.serial.ticket_layout import amount_in_words, ticket_text
 from hardware.sim.scripted_port import ScriptedPort
 from hardware.sim.tcl_sim import TclPrinterSimulator
 from hardware.sim.transport import PtyTransport
+from tests.test_hw_support import DeviceRig, of
 
 TICKET = TicketData(
     validation_number="001234567890123456",
@@ -38,37 +39,13 @@ TICKET = TicketData(
 )
 
 
-class Rig:
-    def __init__(self, sim: TclPrinterSimulator, driver: TclTicketPrinter, clock: FakeClock) -> None:
-        self.sim, self.driver, self.clock = sim, driver, clock
-        self.events: list[object] = []
-
-    def poll(self, times: int = 1) -> list[object]:
-        new: list[object] = []
-        for _ in range(times):
-            self.clock.advance(1.0)
-            new += self.driver.poll()
-        self.events += new
-        return new
-
-    def poll_until(self, done: Callable[[list[object]], bool], limit: int = 20) -> list[object]:
-        new: list[object] = []
-        for _ in range(limit):
-            new += self.poll()
-            if done(new):
-                return new
-        raise AssertionError(f"condition never met; events: {new}")
-
+class Rig(DeviceRig[TclPrinterSimulator, TclTicketPrinter]):
     def print(self, ticket: TicketData = TICKET) -> None:
         self.driver.print_ticket(ticket)
         self.events += self.driver.poll()
 
     def outcome(self) -> list[object]:
         return [e for e in self.events if isinstance(e, TicketPrinted | TicketFailed)]
-
-
-def of(kind: type, events: list[object]) -> list[object]:
-    return [e for e in events if isinstance(e, kind)]
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from hardware.interfaces import (
     DeviceFaultCleared,
 )
 from hardware.serial import id003_protocol as p
-from hardware.serial.link import SerialLink
+from hardware.serial.link import Interval, SerialLink
 from hardware.serial.ports import ID003_LINE, PortFactory, open_serial_port
 
 log = logging.getLogger(__name__)
@@ -75,8 +75,7 @@ class Id003BillAcceptor:
             DEVICE, url, ID003_LINE, clock, timeout_s=timeout_s, port_factory=port_factory
         )
         self.reader = p.FrameReader()
-        self.clock = clock
-        self.poll_interval_s = poll_interval_s
+        self.pacing = Interval(clock, poll_interval_s)
         self.note_codes = dict(p.USD_NOTE_CODES if note_codes is None else note_codes)
         self.events: list[object] = []
         # what the cabinet wants
@@ -91,7 +90,6 @@ class Id003BillAcceptor:
         self.return_requested = False
         self.vended = False
         self.active_faults: set[str] = set()
-        self._last_poll: float | None = None
 
     # --- BillAcceptor ------------------------------------------------------------------------
     def enable(self, denominations_cents: frozenset[int], tickets: bool = True) -> None:
@@ -120,9 +118,7 @@ class Id003BillAcceptor:
         self._operate(p.RETURN)
 
     def poll(self) -> list[object]:
-        now = self.clock.monotonic()
-        if self._last_poll is None or now - self._last_poll >= self.poll_interval_s:
-            self._last_poll = now
+        if self.pacing.due():
             frame = self.link.exchange(p.encode_frame(p.STATUS_REQUEST), self.reader)
             if frame is not None:
                 self._on_status(frame)

@@ -49,6 +49,22 @@ class FrameParser(Protocol[F_co]):
     def reset(self) -> None: ...
 
 
+class Interval:
+    """True from `due()` at most once per `seconds` of the injected clock (poll pacing)."""
+
+    def __init__(self, clock: Clock, seconds: float) -> None:
+        self.clock = clock
+        self.seconds = seconds
+        self._last: float | None = None
+
+    def due(self) -> bool:
+        now = self.clock.monotonic()
+        if self._last is not None and now - self._last < self.seconds:
+            return False
+        self._last = now
+        return True
+
+
 class SerialLink(Generic[F]):
     """A supervised request/reply channel to one device."""
 

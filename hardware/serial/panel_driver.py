@@ -15,7 +15,7 @@ from collections import deque
 from egm.clock import Clock
 from hardware.interfaces import ButtonChanged, Door, DoorChanged, Key, KeyTurned, LampState
 from hardware.serial import panel_protocol as pp
-from hardware.serial.link import SerialLink
+from hardware.serial.link import Interval, SerialLink
 from hardware.serial.ports import PANEL_LINE, PortFactory, open_serial_port
 
 log = logging.getLogger(__name__)
@@ -40,8 +40,7 @@ class SerialButtonPanel:
             DEVICE, url, PANEL_LINE, clock, timeout_s=timeout_s, port_factory=port_factory, flush_input=False
         )
         self.reader = pp.LineReader()
-        self.clock = clock
-        self.poll_interval_s = poll_interval_s
+        self.pacing = Interval(clock, poll_interval_s)
         self.events: list[object] = []
         self.lamps: dict[str, LampState] = {}
         self.lamps_to_send: set[str] = set()
@@ -50,7 +49,6 @@ class SerialButtonPanel:
         self.keys: dict[Key, bool] = {}
         self.seen: deque[int] = deque(maxlen=SEEN_WINDOW)
         self.seq = 0
-        self._last_poll: float | None = None
 
     # --- ButtonPanel / DoorsAndKeys ----------------------------------------------------------
     def set_lamp(self, button: str, state: LampState) -> None:
@@ -64,9 +62,7 @@ class SerialButtonPanel:
         return self.doors.get(door, False)
 
     def poll(self) -> list[object]:
-        now = self.clock.monotonic()
-        if self._last_poll is None or now - self._last_poll >= self.poll_interval_s:
-            self._last_poll = now
+        if self.pacing.due():
             for button in sorted(self.lamps_to_send):
                 seq = self._next_seq()
                 line = pp.encode_line("LAMP", str(seq), button, self.lamps[button].value.upper())

@@ -33,7 +33,7 @@ from hardware.interfaces import (
     TicketPrinted,
 )
 from hardware.serial import tcl_protocol as t
-from hardware.serial.link import SerialLink
+from hardware.serial.link import Interval, SerialLink
 from hardware.serial.ports import TCL_LINE, PortFactory, open_serial_port
 from hardware.serial.ticket_layout import TicketError, ticket_text
 
@@ -67,8 +67,7 @@ class TclTicketPrinter:
             DEVICE, url, TCL_LINE, clock, timeout_s=timeout_s, port_factory=port_factory
         )
         self.reader = t.StatusReader()
-        self.clock = clock
-        self.poll_interval_s = poll_interval_s
+        self.pacing = Interval(clock, poll_interval_s)
         self.template = template
         self.accept_polls = accept_polls
         self.status: t.Status | None = None
@@ -76,7 +75,6 @@ class TclTicketPrinter:
         self.active_faults: set[str] = set()
         self.paper_low = False
         self.events: list[object] = []
-        self._last_poll: float | None = None
 
     # --- TicketPrinter -----------------------------------------------------------------------
     def ready(self) -> bool:
@@ -108,9 +106,7 @@ class TclTicketPrinter:
         self._read_status()
 
     def poll(self) -> list[object]:
-        now = self.clock.monotonic()
-        if self._last_poll is None or now - self._last_poll >= self.poll_interval_s:
-            self._last_poll = now
+        if self.pacing.due():
             self._read_status()
         events = self.link.take_events() + self.events
         self.events = []
