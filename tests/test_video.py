@@ -184,7 +184,7 @@ def test_keys_in_the_wrong_state_are_refused_with_a_reason(session: Session) -> 
     session.key("space")  # DEAL with no credit
     assert any("exceeds" in t for t in toast_texts(session))
     session.key("h")  # HOUSE WAY outside a game
-    assert "HOUSE WAY plays the house's choice during a game." in toast_texts(session)
+    assert "HOUSE WAY plays the house's choice when its lamp is lit." in toast_texts(session)
     credit(session)
     session.key("space")
     session.key("c")  # CASH OUT in the middle of a game
@@ -363,3 +363,26 @@ def test_game_menu_play_button_starts_the_touched_game_at_the_chosen_bet(session
         session.cabinet.round.wager.bet_credits
         == 2 * session.cabinet.games["dragon-poker"].default_wager(1).bet_credits
     )
+
+
+def test_hand_pay_lock_up_until_the_attendant_key(session: Session) -> None:
+    for _ in range(13):
+        credit(session)  # $1,300: at or above the $1,200 hand-pay limit
+    session.key("c")
+    assert session.state == "handpay"
+    assert type(session.video.scene).__name__ == "HandPayScene"
+    session.key("space")
+    assert session.state == "handpay" and meters(session)["games_played"] == 0
+    session.key("f11")  # the attendant pays and turns the reset key
+    assert session.state == "attract"
+    assert meters(session)["handpaid_cancelled_credits"] == 130000
+    assert meters(session)["current_credits"] == 0
+
+
+def test_house_way_is_refused_while_its_lamp_is_dark(session: Session) -> None:
+    credit(session)
+    session.key("space")
+    assert {b.action: b.lamp for b in session.video.bar_buttons()}["house_way"] == "off"
+    session.key("h")  # designation is the player's own choice
+    assert session.state == "game.dragon-poker.designate"
+    assert "HOUSE WAY plays the house's choice when its lamp is lit." in toast_texts(session)

@@ -55,6 +55,8 @@ def _run_command(args: argparse.Namespace) -> int:
         print(exc, file=sys.stderr)
         return 2
     kiosk = args.kiosk or config.kiosk
+    if kiosk and not config.kiosk:  # the cabinet applies kiosk rules too (it refuses the development key)
+        config = config.model_copy(update={"kiosk": True})
     return run(RunOptions(config, args.nvram, kiosk, getattr(args, "seed", None), script))
 
 

@@ -320,8 +320,8 @@ class VideoController:
             self.send(CashOut())
         elif button == "house_way":
             round_ = self.cabinet.round
-            if not state.startswith("game.") or round_ is None:
-                self.toast("HOUSE WAY plays the house's choice during a game.")
+            if round_ is None or self.lamps()["house_way"] == "off":
+                self.toast("HOUSE WAY plays the house's choice when its lamp is lit.")
                 return
             self.send(PlayerDecision(round_.reference_decision()))  # Dragon Poker's: "house_way"
         elif button == "deal":

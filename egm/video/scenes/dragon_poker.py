@@ -410,6 +410,7 @@ class DragonPokerScene(Scene):
                 kit.text(
                     surface, tag, (rect.right + 30, rect.centery), 40, WHITE, bold=True, anchor="midleft"
                 )
+        self._draw_bonus_cards(surface, frame.game, (1300, 140), face_up=False)
         draw_all(surface, kit, self.designate_buttons(), frame.now)
 
     def _draw_set(self, surface: pygame.Surface, frame: Frame) -> None:
@@ -448,6 +449,7 @@ class DragonPokerScene(Scene):
             kit.text(surface, ROLE_TITLES[role], (930, y), 28, WHITE, bold=True)
             for i in range(13):
                 cards.blit(surface, None, pygame.Rect(930 + i * 16, y + 40, 80, 112))
+        self._draw_bonus_cards(surface, frame.game, (930, 560), face_up=False)
         draw_all(surface, kit, self.set_buttons(), frame.now)
 
     def _draw_reveal(self, surface: pygame.Surface, frame: Frame) -> None:
@@ -500,6 +502,7 @@ class DragonPokerScene(Scene):
                 anchor="bottomright",
             )
         self._draw_row_lines(surface, results, phase)
+        self._draw_bonus_cards(surface, view, (790, 690), face_up=phase >= len(PHASES) - 1)
         if phase >= len(PHASES) - 1 and dv.ledger(view):
             banner = pygame.Rect(1060, 700, 500, 110)
             win = int(dv.money(view).get("win_credits", 0))
@@ -514,6 +517,20 @@ class DragonPokerScene(Scene):
             )
             if frame.state == "attract":  # the live table, not a recall picture
                 draw_all(surface, kit, self.settled_buttons(), frame.now)
+
+    def _draw_bonus_cards(
+        self, surface: pygame.Surface, view: dv.View, at: tuple[int, int], face_up: bool
+    ) -> None:
+        """The two cards left over after the deal: the pair bonus (patent Fig. 3a, 411-412)."""
+        kit, (x, y) = self.res.kit, at
+        kit.text(surface, "BONUS CARDS", (x, y), 24, GOLD, bold=True)
+        for i, card in enumerate(dv.bonus_cards(view)):
+            self.res.cards.blit(surface, card if face_up else None, pygame.Rect(x + i * 92, y + 34, 84, 118))
+        pair = dv.pair_bonus(view)
+        if face_up and pair.get("bet_credits"):
+            won = int(pair.get("win_credits", 0))
+            text = f"PAIR BONUS WINS {won}" if won else "NO PAIR"
+            kit.text(surface, text, (x, y + 158), 22, GOLD if won else LIGHT_GREY, bold=True)
 
     def _draw_row_lines(self, surface: pygame.Surface, results: list[dict[str, Any]], phase: int) -> None:
         kit = self.res.kit

@@ -96,3 +96,8 @@ def bonus_cards(view: View) -> Cards:
 
 def decisions_allowed(view: View) -> list[str]:
     return list(view.get("decisions_allowed") or [])
+
+
+def pair_bonus(view: View) -> dict[str, Any]:
+    """The optional side bet on the bonus cards: bet_credits, hand, win_credits."""
+    return dict(view.get("pair_bonus") or {})
