@@ -29,7 +29,7 @@ Interpretation (docs/poker-grid.md):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -75,18 +75,25 @@ def points_for(hand: str | None) -> int:
 def hand_name(cards: Sequence[int]) -> str | None:
     """The best scoring hand of 2 to 5 line cards (card indices; `WILD` for a wild space), or None
     below a pair."""
-    return _hand(tuple(sorted(JOKER if card >= JOKER or card == WILD else card for card in cards)))
+    suited = len(cards) == MAX_HAND
+    return _hand(tuple(sorted(_key(card, suited) for card in cards)))
+
+
+def _key(card: int, suited: bool) -> int:
+    """A line card as the scoring caches see it: jokers and wild spaces alike; in a hand of fewer
+    than 5 cards, where suits never count, every card as the club of its rank."""
+    if card >= JOKER or card == WILD:
+        return JOKER
+    return card if suited else card & ~3
 
 
 @lru_cache(maxsize=1 << 18)
 def _hand(cards: tuple[int, ...]) -> str | None:
-    if len(cards) in (3, 5):
-        return _poker_hand(cards)
-    return _matching_hand(cards)
+    return _poker_hand(cards) if len(cards) == MAX_HAND else _matching_hand(cards)
 
 
 def _poker_hand(cards: tuple[int, ...]) -> str | None:
-    """A 3- or 5-card hand, ranked by egm.poker."""
+    """A 5-card hand, ranked by egm.poker."""
     value = _poker_value([card for card in cards if card < JOKER], sum(card >= JOKER for card in cards))
     category = poker.category(value)
     if category < poker.Category.PAIR:
@@ -105,7 +112,7 @@ def _poker_value(naturals: list[int], wilds: int) -> int:
 
 
 def _matching_hand(cards: tuple[int, ...]) -> str | None:
-    """A 1-, 2- or 4-card hand, ranked by matching ranks only."""
+    """A hand of 1 to 4 cards, ranked by matching ranks only."""
     jokers = sum(card >= JOKER for card in cards)
     groups = sorted(Counter(card >> 2 for card in cards if card < JOKER).values(), reverse=True) or [0]
     largest = groups[0] + jokers
@@ -120,8 +127,8 @@ def _matching_hand(cards: tuple[int, ...]) -> str | None:
 
 @lru_cache(maxsize=1 << 18)
 def _contributed_points(placed: int, others: tuple[int, ...]) -> tuple[str | None, int]:
-    """The hand and points of `placed` with `others` (sorted, jokers normalised), or (None, 0) when
-    the placed card does not contribute."""
+    """The hand and points of `placed` with `others` (keys as `_key` makes them, sorted), or
+    (None, 0) when the placed card does not contribute. (The caches memoise pure functions.)"""
     hand = _hand(tuple(sorted((placed, *others))))
     points = points_for(hand)
     if points > points_for(_hand(others)):
@@ -132,42 +139,60 @@ def _contributed_points(placed: int, others: tuple[int, ...]) -> tuple[str | Non
 @dataclass(frozen=True)
 class Reach:
     """The hands a card placed on `square` could score in, in tie-break order: (line, squares in
-    order along the line, the other cards as a sorted key). Built once per square and position, then
-    asked for any card."""
+    order along the line, the other cards as a sorted key, whether suits count). Built once per
+    square and position, then asked for any card."""
 
     square: int
-    hands: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]
+    hands: tuple[tuple[str, tuple[int, ...], tuple[int, ...], bool], ...]
+    flush_suits: frozenset[int]  # suits a placed card could make a flush in (5-card hands only)
 
     @classmethod
     def of(cls, layout: Layout, position: Sequence[int], square: int) -> Reach:
         hands = []
+        flush_suits = set()
         for line in LINES:
             back, forward = layout.arms(position, square, line)
             for size in range(2, MAX_HAND + 1):
+                suited = size == MAX_HAND
                 for taken_back in range(min(len(back), size - 1), -1, -1):
                     taken_forward = size - 1 - taken_back
                     if taken_forward > len(forward):
                         break
                     others = [position[s] for s in (*back[:taken_back], *forward[:taken_forward])]
-                    key = tuple(sorted(JOKER if c >= JOKER or c == WILD else c for c in others))
+                    key = tuple(sorted(_key(c, suited) for c in others))
                     squares = (*reversed(back[:taken_back]), square, *forward[:taken_forward])
-                    hands.append((line, squares, key))
-        return cls(square, tuple(hands))
+                    hands.append((line, squares, key, suited))
+                    suits = {c & 3 for c in key if c < JOKER}
+                    if suited and len(suits) == 1:
+                        flush_suits |= suits
+        return cls(square, tuple(hands), frozenset(flush_suits))
 
     def play(self, card: int) -> Play:
         """The play of `card` onto the square: the first hand of the most points, or NO_SCORE."""
         best = NO_SCORE
-        placed = JOKER if card >= JOKER else card
-        for line, squares, key in self.hands:
-            hand, points = _contributed_points(placed, key)
+        for line, squares, key, suited in self.hands:
+            hand, points = _contributed_points(_key(card, suited), key)
             if points > best.points:
                 best = Play(line, squares, hand, points)
         return best
 
     def points(self, card: int) -> int:
         """The points of `card` onto the square (`play(card).points`, without building the play)."""
-        placed = JOKER if card >= JOKER else card
-        return max((_contributed_points(placed, key)[1] for _, _, key in self.hands), default=0)
+        return max((_contributed_points(_key(card, suited), key)[1] for _, _, key, suited in self.hands),
+                   default=0)
+
+    def points_each(self, cards: Iterable[int]) -> list[int]:
+        """`points(card)` for each card, working each out once per class of cards that play alike
+        here: jokers; natural cards of one rank whose suit cannot make a flush here."""
+        known: dict[tuple[int, int], int] = {}
+        out = []
+        for card in cards:
+            suit = card & 3 if card < JOKER and card & 3 in self.flush_suits else -1
+            kind = (JOKER, 0) if card >= JOKER else (card >> 2, suit)
+            if kind not in known:
+                known[kind] = self.points(card)
+            out.append(known[kind])
+        return out
 
 
 def score(layout: Layout, position: Sequence[int], square: int, card: int) -> Play:

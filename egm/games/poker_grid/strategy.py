@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Sequence
 from math import comb
 
 from egm.cards import DECK_SIZE, JOKER_INDICES
-from egm.games.poker_grid.board import MAX_HAND, Layout
+from egm.games.poker_grid.board import EMPTY, MAX_HAND, Layout
 from egm.games.poker_grid.scoring import Reach
 from egm.games.poker_grid.table import Table
 from egm.rng import Rng
@@ -106,7 +106,7 @@ class _Reply:
 
     def expected_best(self, position: Sequence[int], square: int) -> int:
         reach = Reach.of(self.table.layout, position, square)
-        values = sorted((reach.points(card) for card in self.unseen), reverse=True)
+        values = sorted(reach.points_each(self.unseen), reverse=True)
         return sum(v * w for v, w in zip(values, self.weights, strict=False))
 
     def before(self, square: int) -> int:
@@ -125,11 +125,17 @@ class _Reply:
         return max(
             (
                 self.expected_best(position, target) - self.before(target)
-                for target in layout.legal_squares(position)
+                for target in _legal_after(self.table, self.legal_before, square)
                 if _in_line(layout, square, target)
             ),
             default=0,
         )
+
+
+def _legal_after(table: Table, legal: set[int], square: int) -> set[int]:
+    """The legal squares once a card is on `square`, from `legal`, the legal squares before."""
+    opened = {n for n in table.layout.neighbours(square) if table.position[n] == EMPTY}
+    return (legal - {square}) | opened
 
 
 def _follow_up(table: Table, card: int, square: int) -> int:
@@ -140,7 +146,7 @@ def _follow_up(table: Table, card: int, square: int) -> int:
     return max(
         (
             Reach.of(table.layout, position, target).points(other)
-            for target in table.layout.legal_squares(position)
+            for target in _legal_after(table, set(table.legal_squares()), square)
             for other in rest
         ),
         default=0,
