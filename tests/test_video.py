@@ -386,3 +386,17 @@ def test_house_way_is_refused_while_its_lamp_is_dark(session: Session) -> None:
     session.key("h")  # designation is the player's own choice
     assert session.state == "game.dragon-poker.designate"
     assert "HOUSE WAY plays the house's choice when its lamp is lit." in toast_texts(session)
+
+
+def test_device_controls_refuse_politely_when_a_device_is_real(session: Session) -> None:
+    class SerialAcceptor:  # a driver without the emulator's insert_bill()
+        def poll(self) -> list[object]:
+            return []
+
+    session.cabinet.devices.bill_acceptor = SerialAcceptor()  # type: ignore[assignment]
+    session.video.devices = session.cabinet.devices
+    session.key("f2")
+    assert "The bill acceptor is a real device in this configuration: use it directly." in toast_texts(
+        session
+    )
+    assert meters(session)["bills_in"] == 0

@@ -52,6 +52,12 @@ PANEL_BUTTONS = (  # (panel button, label, x, width) along the bottom bar
     ("house_way", "HOUSE\nWAY", 1518, 180),
     ("deal", "DEAL", 1714, 186),
 )
+EMULATED_CONTROLS = {  # drawer control -> (device, the emulated device's method it needs)
+    "bill": ("bill_acceptor", "insert_bill"),
+    "ticket": ("bill_acceptor", "insert_ticket"),
+    "door": ("doors", "open_door"),
+    "key": ("doors", "turn_key"),
+}
 STATE_SCENES: tuple[tuple[str, type[Scene]], ...] = (  # state prefix -> scene
     ("tilt", TiltScene),
     ("handpay", HandPayScene),
@@ -381,6 +387,12 @@ class VideoController:
         kind, _, arg = action.partition(":")
         acceptor: Any = self.devices.bill_acceptor
         doors: Any = self.devices.doors
+        device, method = EMULATED_CONTROLS.get(kind, ("", ""))
+        if method and not hasattr(acceptor if device == "bill_acceptor" else doors, method):
+            self.toast(
+                f"The {device.replace('_', ' ')} is a real device in this configuration: use it directly."
+            )
+            return
         if kind == "bill":
             denominations = self.config.bill_denominations_cents
             if int(arg) >= len(denominations):
