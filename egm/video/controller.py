@@ -150,7 +150,7 @@ class VideoController:
         self.pending_cues += cues(previous, self.snapshot)
         now = self.clock.monotonic()
         self.toasts = [t for t in self.toasts if t.until > now]
-        self.frame = Frame(self.snapshot, now, tuple(t.text for t in self.toasts))
+        self.frame = Frame(self.snapshot, now)
         scene = self.scene_for(self.snapshot)
         if scene is not self.scene:
             self.scene = scene
@@ -428,7 +428,6 @@ class VideoController:
     def toast(self, text: str, error: bool = True) -> None:
         self.toasts = [t for t in self.toasts if t.text != text][-2:]
         self.toasts.append(Toast(text, self.clock.monotonic() + TOAST_S, error))
-        self.frame = Frame(self.snapshot, self.frame.now, tuple(t.text for t in self.toasts))
 
     # --- chrome ---------------------------------------------------------------------------------
     def _printed(self) -> list[Any]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import pygame
@@ -40,7 +40,6 @@ class Frame:
 
     snapshot: Mapping[str, Any]
     now: float
-    messages: tuple[str, ...] = field(default=())
 
     @property
     def state(self) -> str:

@@ -12,14 +12,12 @@ from collections import OrderedDict
 import pygame
 
 # --- palette -------------------------------------------------------------------------------------
-BLACK = (0, 0, 0)
 WHITE = (255, 255, 255)
 CABINET = (14, 12, 22)
 FELT = (10, 92, 58)
 FELT_DARK = (6, 62, 40)
 FELT_EDGE = (92, 56, 24)
 GOLD = (238, 190, 60)
-GOLD_DARK = (150, 110, 20)
 RED = (204, 30, 40)
 DRAGON_RED = (180, 24, 30)
 BLUE = (40, 90, 200)
@@ -32,8 +30,6 @@ PANEL_EDGE = (90, 84, 130)
 GREEN = (40, 190, 80)
 AMBER = (255, 170, 0)
 LAMP_OFF = (60, 58, 70)
-
-SIDE_COLOURS = {"player": BLUE, "dealer": GREY, "house": GREY, "dragon": DRAGON_RED}
 
 
 class Kit:

@@ -376,11 +376,6 @@ class DragonPokerScene(Scene):
                 surface, f"STAKE {stake} POINTS", (1880, 58), 30, LIGHT_GREY, bold=True, anchor="midright"
             )
 
-    def _instruction(self, surface: pygame.Surface, text: str) -> None:
-        self.res.kit.text(
-            surface, text, (FELT_RECT.centerx - 120, 150), 34, WHITE, bold=True, anchor="midtop"
-        )
-
     def _draw_designate(self, surface: pygame.Surface, frame: Frame) -> None:
         kit, cards = self.res.kit, self.res.cards
         if len(self.chosen) < 3:

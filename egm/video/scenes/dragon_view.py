@@ -94,10 +94,6 @@ def bonus_cards(view: View) -> Cards:
     return list(view.get("bonus_cards") or [None, None])
 
 
-def decisions_allowed(view: View) -> list[str]:
-    return list(view.get("decisions_allowed") or [])
-
-
 def pair_bonus(view: View) -> dict[str, Any]:
     """The optional side bet on the bonus cards: bet_credits, hand, win_credits."""
     return dict(view.get("pair_bonus") or {})
