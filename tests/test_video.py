@@ -21,7 +21,7 @@ from egm.video.scenes import dragon_poker as dp
 from egm.video.scenes.dragon_poker import DragonPokerScene, zone_rect
 from egm.video.screenshot import credit, hand_centre, pool_card_centre, set_step
 from egm.video.session import Session
-from egm.video.theme import BLUE, FELT, LAMP_OFF
+from egm.video.theme import BLUE, FELT, LAMP_OFF, RED
 from egm.video.ticket import BARCODE_RECT, draw_ticket
 
 GAME = ["dragon-poker"]
@@ -289,7 +289,10 @@ def test_operator_menu_recall_and_ram_clear_behind_confirmation(session: Session
     session.click(*next(b for b in scene.buttons(session.video.frame) if b.action == "ram_no").rect.center)
     assert meters(session)["games_played"] == played == 1
     session.click(*next(b for b in scene.buttons(session.video.frame) if b.action == "ram_ask").rect.center)
-    session.click(*next(b for b in scene.buttons(session.video.frame) if b.action == "ram_yes").rect.center)
+    yes = next(b for b in scene.buttons(session.video.frame) if b.action == "ram_yes")
+    frame = session.render()  # the confirmation is drawn over the page
+    assert frame.get_at((yes.rect.centerx, yes.rect.bottom - 12))[:3] in (RED, LAMP_OFF)
+    session.click(*yes.rect.center)
     assert meters(session)["games_played"] == 0
 
 

@@ -14,7 +14,7 @@ from egm.video import snap
 from egm.video.layout import CONTENT_RECT
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.scenes import game_scene
-from egm.video.theme import GOLD, GREEN, LIGHT_GREY, RED, WHITE, money, panel
+from egm.video.theme import AMBER, CYAN, GOLD, GREEN, LIGHT_GREY, RED, WHITE, money, panel
 from egm.video.widgets import Button, draw_all, hit
 
 TABS = ("meters", "recall", "events", "rom", "ram_clear", "shutdown")
@@ -50,7 +50,8 @@ class OperatorScene(Scene):
                 tab,
                 TAB_LABELS[tab],
                 pygame.Rect(40 + i * 306, 20, 290, 110),
-                "flash" if tab == self.tab else "on",
+                "on",
+                CYAN if tab == self.tab else AMBER,  # the open page's tab stands out
             )
             for i, tab in enumerate(TABS)
         ]
@@ -104,9 +105,9 @@ class OperatorScene(Scene):
         return []
 
     def draw(self, surface: pygame.Surface, frame: Frame) -> None:
-        draw_all(surface, self.res.kit, self.buttons(frame), frame.now)
         panel(surface, BODY)
         getattr(self, f"_draw_{self.tab}")(surface, frame)
+        draw_all(surface, self.res.kit, self.buttons(frame), frame.now)
 
     def _title(self, surface: pygame.Surface, text: str) -> None:
         self.res.kit.text(surface, text, (BODY.x + 30, BODY.y + 20), 40, GOLD, bold=True)
