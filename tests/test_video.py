@@ -403,3 +403,13 @@ def test_device_controls_refuse_politely_when_a_device_is_real(session: Session)
         session
     )
     assert meters(session)["bills_in"] == 0
+
+
+def test_a_lost_release_does_not_lock_the_screen(session: Session) -> None:
+    credit(session)
+    session.key("space")
+    x, y = hand_centre(0)
+    session.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1, touch=False))
+    session.post(pygame.event.Event(pygame.WINDOWFOCUSLOST))  # the release happens in another window
+    session.click(*hand_centre(1))
+    assert session.video.scene.chosen == ["B"]

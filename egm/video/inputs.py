@@ -78,6 +78,9 @@ class PointerFilter:
 
     def convert(self, event: pygame.event.Event) -> pygame.event.Event | None:
         """The logical event for `event`, or None when it must be ignored."""
+        if event.type in (pygame.WINDOWFOCUSLOST, pygame.WINDOWLEAVE):
+            self.active = None  # a release outside the window never arrives
+            return None
         if event.type in POINTER_TYPES:
             if getattr(event, "touch", False):
                 return None  # SDL's mouse copy of a touch: the FINGER event is the real one
@@ -91,8 +94,8 @@ class PointerFilter:
         else:
             return event
         if etype == pygame.MOUSEBUTTONDOWN:
-            if self.active is not None:
-                return None  # another pointer already holds a press
+            if self.active not in (None, source):
+                return None  # another pointer already holds a press (a lost release of its own is forgiven)
             logical = self.viewport.to_logical(pos)
             if logical is None:
                 return None
