@@ -413,3 +413,20 @@ def test_a_lost_release_does_not_lock_the_screen(session: Session) -> None:
     session.post(pygame.event.Event(pygame.WINDOWFOCUSLOST))  # the release happens in another window
     session.click(*hand_centre(1))
     assert session.video.scene.chosen == ["B"]
+
+
+def test_dealer_then_dragon_are_revealed_in_the_patent_order(session: Session) -> None:
+    set_step(session)
+    session.key("h")
+
+    def face_up(role: str) -> bool:
+        x, y = dp.SEAT_X[role], dp.REVEAL_ROW_Y["middle"]
+        r, g, b = session.render().get_at((x + 4, y + 56))[:3]
+        return min(r, g, b) > 200  # card face, not the red back
+
+    assert face_up("player") and not face_up("dealer") and not face_up("dragon")
+    session.wait(dp.DEALER_REVEALED * dp.PHASE_S + 0.05)
+    assert face_up("dealer") and not face_up("dragon")
+    session.wait((dp.DRAGON_REVEALED - dp.DEALER_REVEALED) * dp.PHASE_S)
+    assert face_up("dragon")
+    assert session.video.scene.busy(session.video.frame)  # the points come last

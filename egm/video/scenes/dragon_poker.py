@@ -17,6 +17,7 @@ import pygame
 
 from egm.events import PlayerDecision
 from egm.games.base import Decision
+from egm.games.dragon_poker.hand import REVEAL_ORDER
 from egm.video.layout import CONTENT_RECT
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.scenes import dragon_view as dv
@@ -46,8 +47,12 @@ SIDE_NAMES = {"P": "Player", "H": "Dealer", "D": "Dragon"}
 
 # Reveal phases on "complete", seconds after the settled view first appears.
 PHASE_S = 0.9
-PHASES = ("player", "dealer", "player_vs_dealer", "dragon", "vs_dragon", "points")
-REVEAL_S = PHASE_S * (len(PHASES) - 1)
+PHASES = REVEAL_ORDER  # the game's reveal order: player_set, dealer_revealed, player_vs_dealer, ...
+DEALER_REVEALED, PLAYER_VS_DEALER, DRAGON_REVEALED, VS_DRAGON, POINTS = (
+    PHASES.index(name)
+    for name in ("dealer_revealed", "player_vs_dealer", "dragon_revealed", "winners_vs_dragon", "points")
+)
+REVEAL_S = PHASE_S * POINTS
 
 # Designate layout: four rows of 13 face-down cards.
 DESIGNATE_CARD_W = 92
@@ -143,12 +148,12 @@ class DragonPokerScene(Scene):
     def phase(self, frame: Frame) -> int:
         """Index into PHASES of the reveal reached now (the last when settled or not revealing)."""
         if self.reveal_start is None:
-            return len(PHASES) - 1
-        return min(len(PHASES) - 1, int((frame.now - self.reveal_start) / PHASE_S))
+            return POINTS
+        return min(POINTS, int((frame.now - self.reveal_start) / PHASE_S))
 
     def busy(self, frame: Frame) -> bool:
         self._sync(frame)
-        return dv.step(frame.game) == "complete" and self.phase(frame) < len(PHASES) - 1
+        return dv.step(frame.game) == "complete" and self.phase(frame) < POINTS
 
     # --- input ------------------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
@@ -451,7 +456,7 @@ class DragonPokerScene(Scene):
         kit, cards = self.res.kit, self.res.cards
         view = frame.game
         phase = self.phase(frame)
-        shown = {"player": True, "dealer": phase >= 1, "dragon": phase >= 3}
+        shown = {"player": True, "dealer": phase >= DEALER_REVEALED, "dragon": phase >= DRAGON_REVEALED}
         results = dv.row_results(view)
         bonus = dv.bonus_points(view)
         for row in dv.ROWS:
@@ -464,7 +469,7 @@ class DragonPokerScene(Scene):
             pygame.draw.rect(surface, ROLE_COLOURS[role], head, border_radius=10)
             title = ROLE_TITLES[role]
             points = bonus.get(dv.SIDE_OF_ROLE[role], 0)
-            if shown[role] and phase >= 5 and points:
+            if shown[role] and phase >= POINTS and points:
                 title += f"  bonus +{points}"
             kit.text(surface, title, head.center, 28, WHITE, bold=True, anchor="center")
             seat = dv.setting(view, role) if shown[role] else None
@@ -479,8 +484,8 @@ class DragonPokerScene(Scene):
             row = result.get("row")
             if row not in REVEAL_ROW_Y:
                 continue
-            winner = result.get("player_vs_dealer") if phase < 4 else result.get("winner")
-            if phase < 2 or winner not in dv.ROLE_OF_SIDE:
+            winner = result.get("player_vs_dealer") if phase < VS_DRAGON else result.get("winner")
+            if phase < PLAYER_VS_DEALER or winner not in dv.ROLE_OF_SIDE:
                 continue
             role = dv.ROLE_OF_SIDE[winner]
             frame_rect = pygame.Rect(
@@ -497,8 +502,8 @@ class DragonPokerScene(Scene):
                 anchor="bottomright",
             )
         self._draw_row_lines(surface, results, phase)
-        self._draw_bonus_cards(surface, view, (790, 690), face_up=phase >= len(PHASES) - 1)
-        if phase >= len(PHASES) - 1 and dv.ledger(view):
+        self._draw_bonus_cards(surface, view, (790, 690), face_up=phase >= POINTS)
+        if phase >= POINTS and dv.ledger(view):
             banner = pygame.Rect(1060, 700, 500, 110)
             win = int(dv.money(view).get("win_credits", 0))
             label_box(
@@ -531,11 +536,11 @@ class DragonPokerScene(Scene):
         kit = self.res.kit
         y = 700
         for result in results:
-            if phase < 2:
+            if phase < PLAYER_VS_DEALER:
                 break
             pvd = SIDE_NAMES.get(result["player_vs_dealer"], "?")
             text = f"{result['row'].upper()}: {pvd} over {'Dealer' if pvd == 'Player' else 'Player'}"
-            if phase >= 4:
+            if phase >= VS_DRAGON:
                 text += f" - row to {SIDE_NAMES.get(result['winner'], '?')}"
             kit.text(surface, text, (60, y), 30, WHITE, bold=True)
             y += 42
@@ -543,7 +548,7 @@ class DragonPokerScene(Scene):
     def _draw_side(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit
         view = frame.game
-        settled = dv.step(view) == "complete" and self.phase(frame) >= len(PHASES) - 1
+        settled = dv.step(view) == "complete" and self.phase(frame) >= POINTS
         codes = dv.scoreboard(view)
         if dv.step(view) == "complete" and not settled:
             codes = codes[1:]  # this hand's result joins the board once it is revealed
