@@ -84,7 +84,7 @@ def test_report_is_a_self_contained_par_sheet(signed_copy: Path, tmp_path: Path,
     page = report.read_text(encoding="utf-8")
     assert data["paytable_sha256"] in page and "data:image/png;base64," in page
     assert page.count("<img") == 2 and "Nevada" in page and "--seed 2" in page
-    assert "pair_bonus_rtp" in page and "Best-available strategy" in page
+    assert "pair_bonus_rtp" in page and "Best available strategy: best-available/1" in page
     assert "http://" not in page and "https://" not in page
 
 
@@ -141,7 +141,7 @@ def test_ctrl_c_reports_the_chunks_done_marked_partial(signed_copy: Path,
 
     monkeypatch.setattr(runner, "run_chunk", interrupted_at_chunk_two)
     result = certify(Request(paytable_path=signed_copy, games=500_000, seed=4, workers=1, best_games=1000))
-    assert result.partial and result.best is None
+    assert result.partial and result.bounds == []
     data = result.to_json()
     assert data["partial"] and data["games"] == 200_000 and data["games_requested"] == 500_000
     assert data["chunks"] == {"done": 2, "planned": 5, "games_each": 100_000}

@@ -57,6 +57,7 @@ class LabAdapter(ABC):
     game_id: ClassVar[str]
     reference_strategy: ClassVar[str]
     best_strategy: ClassVar[str | None] = None  # a searching strategy, if the game has decisions
+    lower_strategy: ClassVar[str | None] = None  # a strategy bounding the RTP from below (e.g. random)
     strategy_methods: ClassVar[Mapping[str, str]] = {}  # strategy -> one-paragraph description
 
     @abstractmethod

@@ -44,6 +44,21 @@ class Request:
     progress: bool = False
 
 
+@dataclass(frozen=True)
+class StrategyRun:
+    """A bounding strategy's run: role "best_available" (GLI-19's maximum-return strategy, judged like
+    the reference) or "lower_bound" (e.g. random legal play, reported only)."""
+
+    role: str
+    strategy: str
+    result: RunResult
+    summary: Summary
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"strategy": self.strategy, **self.summary.to_dict(),
+                "games_per_second": self.result.games_per_second, "partial": self.result.partial}
+
+
 @dataclass
 class Certification:
     request: Request
@@ -54,15 +69,14 @@ class Certification:
     max_win: ExactFigure
     reference: RunResult
     reference_summary: Summary
-    best: RunResult | None
-    best_summary: Summary | None
+    bounds: list[StrategyRun]  # the best-available run, then the lower-bound run, where the game has them
     awards: list[AwardEstimate]
     verdicts: list[Verdict]
     software_version: str
 
     @property
     def partial(self) -> bool:
-        return self.reference.partial or (self.best is not None and self.best.partial)
+        return self.reference.partial or any(b.result.partial for b in self.bounds)
 
     def _observed_player_share(self) -> float | None:
         """Jackpot credits the player took / all jackpot credits taken: the simulation's check of the
@@ -109,13 +123,8 @@ class Certification:
             "jurisdictions": [v.to_dict() for v in self.verdicts],
             "software_version": self.software_version,
         }
-        if self.best is not None and self.best_summary is not None:
-            out["best_available"] = {
-                "strategy": self.adapter.best_strategy,
-                **self.best_summary.to_dict(),
-                "games_per_second": self.best.games_per_second,
-                "partial": self.best.partial,
-            }
+        for bound in self.bounds:
+            out[bound.role] = bound.to_dict()
         return out
 
 
@@ -146,22 +155,23 @@ def certify(request: Request) -> Certification:
         raise LabError("the run was stopped before its first chunk finished; there is nothing to report")
     reference_summary = summarize(reference.tally)
 
-    best = best_summary = None
-    if adapter.best_strategy and request.best_games and not reference.partial:
-        best_size = adapter.chunk_games(adapter.best_strategy)
-        best_chunks = plan_chunks(request.seed, request.best_games, best_size)
-        best = run(paytable.game, paytable, adapter.best_strategy, best_chunks, workers=request.workers,
-                   scheduler=request.scheduler, progress=request.progress, label=adapter.best_strategy)
-        best_summary = summarize(best.tally) if best.tally.games else None
+    bounds = []
+    for role, bound in (("best_available", adapter.best_strategy), ("lower_bound", adapter.lower_strategy)):
+        if not bound or not request.best_games or reference.partial or any(b.result.partial for b in bounds):
+            continue
+        chunks = plan_chunks(request.seed, request.best_games, adapter.chunk_games(bound))
+        result = run(paytable.game, paytable, bound, chunks, workers=request.workers,
+                     scheduler=request.scheduler, progress=request.progress, label=bound)
+        if result.tally.games:
+            bounds.append(StrategyRun(role, bound, result, summarize(result.tally)))
 
     exact = adapter.exact(paytable, reference.tally)
     max_win = adapter.theoretical_max_win(paytable)
     awards = estimate_awards(adapter.awards(paytable), reference.tally)
     strategies = [(strategy, reference_summary)]
-    if best_summary is not None and adapter.best_strategy:
-        strategies.append((adapter.best_strategy, best_summary))
+    strategies += [(b.strategy, b.summary) for b in bounds if b.role == "best_available"]
     exact_rtps = [(f.name, f.value) for f in exact if f.is_rtp]
     verdicts = [judge(r, strategies, exact_rtps, awards, reference.tally, denom, int(max_win.value))
                 for r in rules]
     return Certification(request, paytable, adapter, denom, exact, max_win, reference, reference_summary,
-                         best, best_summary, awards, verdicts, software_version())
+                         bounds, awards, verdicts, software_version())

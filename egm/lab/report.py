@@ -99,14 +99,13 @@ def render_report(result: Certification) -> str:
         ["largest win seen", f"{s.max_win_seen:,} credits", "maximum return of one game"],
         ["games per second", f"{data['games_per_second']:,.0f}", "simulated games / wall time"],
     ]
-    best = ""
-    if result.best_summary is not None:
-        b = result.best_summary
-        method = result.adapter.strategy_methods.get(data["best_available"]["strategy"], "")
-        best = (f"<h2>Best-available strategy</h2><p>{e(method)}</p>" + _table([
-            ["games", f"{b.games:,}"], ["RTP", f"{float(b.rtp):.5%}"],
-            ["95% interval", f"{b.ci95[0]:.5%} to {b.ci95[1]:.5%}"], ["sigma", f"{b.sigma:.5f}"]],
-            ["figure", "value"]))
+    bounds = "".join(
+        f"<h2>{e(b.role.replace('_', ' ').capitalize())} strategy: {e(b.strategy)}</h2>"
+        f"<p>{e(result.adapter.strategy_methods.get(b.strategy, ''))}</p>"
+        + _table([["games", f"{b.summary.games:,}"], ["RTP", f"{float(b.summary.rtp):.5%}"],
+                  ["95% interval", f"{b.summary.ci95[0]:.5%} to {b.summary.ci95[1]:.5%}"],
+                  ["sigma", f"{b.summary.sigma:.5f}"]], ["figure", "value"])
+        for b in result.bounds)
     exact = [[e(f.name), f"{float(f.value):.8g}", e(f.method)] for f in [*result.exact, result.max_win]]
     awards = [[e(a.name), f"{a.hits:,}", f"1 in {a.games / a.hits:,.0f}" if a.hits else "never",
                f"{a.low:.3g} to {a.high:.3g}"] for a in result.awards]
@@ -138,7 +137,7 @@ def render_report(result: Certification) -> str:
 {_table(simulated, ["figure", "value", "method"])}
 {convergence_png}
 {histogram_png}
-{best}
+{bounds}
 <h2>Awards</h2>{_table(awards, ["award", "hits", "odds", "95% interval of probability"])}
 <h2>Jurisdiction verdicts</h2>{verdicts}
 <h2>Pay table as certified</h2><pre>{e(paytable_text)}</pre>

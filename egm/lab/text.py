@@ -30,10 +30,13 @@ def render_text(result: Certification) -> str:
         f"  sigma per stake     {s.sigma:.4f};  volatility index (90%) {s.volatility_index:.4f}",
         f"  largest win seen    {s.max_win_seen:,} credits",
     ]
-    if result.best_summary is not None:
-        b = result.best_summary
-        lines.append(f"  best available ({data['best_available']['strategy']}, {b.games:,} games): "
+    for bound in result.bounds:
+        b = bound.summary
+        lines.append(f"  {bound.role.replace('_', ' ')} ({bound.strategy}, {b.games:,} games): "
                      f"RTP {float(b.rtp):.4%} (95% interval {b.ci95[0]:.4%} to {b.ci95[1]:.4%})")
+    share = data["jackpot"]["player_share_observed"]
+    if share is not None:
+        lines.append(f"  jackpot credits taken by the player: {share:.4%} (the closed form's check)")
     lines += ["", "Awards (simulated, player's hand)"]
     for award in result.awards:
         one_in = f"1 in {award.games / award.hits:,.0f}" if award.hits else f"never; p < {award.high:.3g}"
