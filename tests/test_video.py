@@ -14,7 +14,7 @@ from egm.cards import parse_cards
 from egm.config import load_cabinet_config
 from egm.events import Key
 from egm.games.dragon_poker.house_way import set_house_way
-from egm.video import barcode
+from egm.video import barcode, snap
 from egm.video.controller import VideoController
 from egm.video.layout import BAR_RECT, Viewport
 from egm.video.scenes import dragon_poker as dp
@@ -430,3 +430,29 @@ def test_dealer_then_dragon_are_revealed_in_the_patent_order(session: Session) -
     session.wait((dp.DRAGON_REVEALED - dp.DEALER_REVEALED) * dp.PHASE_S)
     assert face_up("dragon")
     assert session.video.scene.busy(session.video.frame)  # the points come last
+
+
+def test_recall_pages_from_the_last_game_back(session: Session) -> None:
+    set_step(session)
+    session.key("h")
+    session.wait(dp.REVEAL_S + 0.5)
+    for key in ("space", "1", "2", "3", "return", "h"):
+        session.key(key)
+    session.wait(dp.REVEAL_S + 0.5)
+    session.key("f10")
+    scene = session.video.scene
+
+    def press(action: str) -> None:
+        session.click(*next(b for b in scene.buttons(session.video.frame) if b.action == action).rect.center)
+
+    def shown() -> int:
+        return snap.recall(session.video.frame.snapshot)[scene.recall_index]["number"]
+
+    press("recall")
+    assert shown() == 2
+    first = session.render().copy()
+    press("older")
+    assert shown() == 1
+    assert session.render().get_view("2").raw != first.get_view("2").raw  # another table is drawn
+    press("older")
+    assert shown() == 1  # the oldest stays

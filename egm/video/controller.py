@@ -126,6 +126,7 @@ class VideoController:
         self.table: Mapping[str, Any] | None = None  # the round on the table, live or just finished
         self.shown_outcome: Mapping[str, Any] | None = None
         self.pending_cues: list[str] = []
+        self.recall_views: dict[tuple[Any, ...], dict[str, Any]] = {}
         self.tickets_seen = len(self._printed())
         self.scenes: dict[str, Scene] = {}
         self.snapshot: dict[str, Any] = self._display(cabinet.snapshot())
@@ -180,10 +181,13 @@ class VideoController:
         return display
 
     def _recall_entry(self, record: Mapping[str, Any]) -> dict[str, Any]:
-        """A recall record with the round rebuilt from it, so its table can be drawn again."""
-        game = self.cabinet.games.get(record["game_id"])
-        view = game.restore(record["round"]).view() if game else {}
-        return {**record, "view": view}
+        """A recall record with the round rebuilt from it, so its table can be drawn again (each
+        record is rebuilt once: recall records never change)."""
+        key = (record.get("seq"), record.get("number"), record.get("at"))
+        if key not in self.recall_views:
+            game = self.cabinet.games.get(record["game_id"])
+            self.recall_views[key] = game.restore(record["round"]).view() if game else {}
+        return {**record, "view": self.recall_views[key]}
 
     def _finished_table(self, outcome: Mapping[str, Any]) -> Mapping[str, Any] | None:
         for record in self.cabinet.recall()[:1]:

@@ -14,7 +14,7 @@ from egm.video import snap
 from egm.video.layout import CONTENT_RECT
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.scenes import game_scene
-from egm.video.theme import AMBER, CYAN, GOLD, GREEN, LIGHT_GREY, RED, WHITE, money, panel
+from egm.video.theme import AMBER, CABINET, CYAN, GOLD, GREEN, LIGHT_GREY, RED, WHITE, money, panel
 from egm.video.widgets import Button, draw_all, hit
 
 TABS = ("meters", "recall", "events", "rom", "ram_clear", "shutdown")
@@ -40,6 +40,7 @@ class OperatorScene(Scene):
         self.recall_index = 0  # 0 = the last game
         self.confirm = False
         self.tables: dict[str, Scene] = {}
+        self.picture: tuple[tuple[Any, ...], pygame.Surface] | None = None
 
     def enter(self, frame: Frame) -> None:
         self.tab, self.recall_index, self.confirm = "meters", 0, False
@@ -128,21 +129,29 @@ class OperatorScene(Scene):
             self._title(surface, "GAME RECALL: no game played yet")
             return
         index = min(self.recall_index, len(records) - 1)
-        record = records[-1 - index]
+        record = records[index]  # newest first: 1 is the last game
         self._title(surface, f"GAME RECALL: game {index + 1} of {len(records)} (1 = last)")
-        gid = str(record.get("game_id", ""))
-        table = self.tables.get(gid) or self.tables.setdefault(gid, game_scene(self.res, gid))
-        picture = pygame.Surface(CONTENT_RECT.size)
-        picture.fill((14, 12, 22))
-        recall_frame = Frame(
-            {"state": "audit", "game": {"game_id": gid, "view": record.get("view") or {}}}, frame.now
-        )
-        table.enter(recall_frame)
-        table.draw(picture, recall_frame)
-        surface.blit(pygame.transform.smoothscale(picture, RECALL_RECT.size), RECALL_RECT)
+        surface.blit(self.recall_picture(record, frame.now), RECALL_RECT)
         pygame.draw.rect(surface, GOLD, RECALL_RECT, width=3)
         for i, line in enumerate(recall_lines(record)):
             kit.text(surface, line, (1460, 600 + i * 40), 26, WHITE)
+
+    def recall_picture(self, record: Mapping[str, Any], now: float) -> pygame.Surface:
+        """The recalled game's table, drawn by its own scene from the record's view, scaled to fit;
+        drawn once per record."""
+        key = (record.get("seq"), record.get("number"), record.get("at"))
+        if self.picture is None or self.picture[0] != key:
+            gid = str(record.get("game_id", ""))
+            table = self.tables.get(gid) or self.tables.setdefault(gid, game_scene(self.res, gid))
+            picture = pygame.Surface(CONTENT_RECT.size)
+            picture.fill(CABINET)
+            recall_frame = Frame(
+                {"state": "audit", "game": {"game_id": gid, "view": record.get("view") or {}}}, now
+            )
+            table.enter(recall_frame)
+            table.draw(picture, recall_frame)
+            self.picture = (key, pygame.transform.smoothscale(picture, RECALL_RECT.size))
+        return self.picture[1]
 
     def _draw_events(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit
