@@ -12,7 +12,6 @@ import pytest
 
 from egm.cards import parse_cards
 from egm.config import load_cabinet_config
-from egm.events import Key
 from egm.games.dragon_poker.house_way import set_house_way
 from egm.video import barcode, snap
 from egm.video.controller import VideoController
@@ -298,7 +297,9 @@ def test_operator_menu_recall_and_ram_clear_behind_confirmation(session: Session
 
 def test_kiosk_ignores_quit_and_stops_only_from_the_operator_menu(config, tmp_path: Path) -> None:
     s = Session(config, tmp_path / "nvram", game_ids=GAME)
-    kiosk = VideoController(s.cabinet, s.cabinet.devices, config, s.clock, s.video.audio, kiosk=True)
+    kiosk = VideoController(
+        s.cabinet, s.cabinet.devices, config, s.clock, s.video.audio, kiosk=True, power_cut=s.video.power_cut
+    )  # never the real SIGKILL in a test
     for event in (
         pygame.event.Event(pygame.QUIT),
         pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode=""),
@@ -306,7 +307,11 @@ def test_kiosk_ignores_quit_and_stops_only_from_the_operator_menu(config, tmp_pa
         kiosk.process(event)
     assert kiosk.running
     assert not any(b.action == "drawer" for b in kiosk.bar_buttons())
-    s.cabinet.devices.doors.turn_key(Key.OPERATOR, True)
+    for key in (pygame.K_F7, pygame.K_F8, pygame.K_F12):  # no bills, doors or power cut from a kiosk keyboard
+        kiosk.process(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
+    kiosk.update()
+    assert s.state == "attract" and s.power_cuts == 0 and meters(s)["bills_in"] == 0
+    kiosk.process(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F10, mod=0, unicode=""))  # the operator key
     kiosk.update()
     scene = kiosk.scene
     assert s.state == "audit"
