@@ -461,3 +461,17 @@ def test_recall_pages_from_the_last_game_back(session: Session) -> None:
     assert session.render().get_view("2").raw != first.get_view("2").raw  # another table is drawn
     press("older")
     assert shown() == 1  # the oldest stays
+
+
+def test_a_5_to_4_panel_shows_the_whole_picture_letterboxed(session: Session) -> None:
+    session.post(pygame.event.Event(pygame.VIDEORESIZE, w=1280, h=1024, size=(1280, 1024)))
+    panel = pygame.Surface((1280, 1024))
+    session.video.present(panel)
+    top = (1024 - 720) // 2  # 1920x1080 scaled by 2/3 is 1280x720, centred
+    assert panel.get_at((640, top // 2))[:3] == (0, 0, 0)  # bar above
+    assert panel.get_at((640, 1024 - top // 2))[:3] == (0, 0, 0)  # bar below
+    assert panel.get_at((640, top + 700))[:3] != (0, 0, 0)  # the meter bar of the picture
+    session.click(
+        *(pygame.Rect(next(b.rect for b in session.video.bar_buttons() if b.action == "help")).center)
+    )
+    assert session.video.overlay == "help"  # touch targets follow the scaled picture
