@@ -45,6 +45,7 @@ from egm.meters import Meters
 COPY_FILES = ("copy-a.db", "copy-b.db")
 TABLES = ("records", "tickets", "recall", "events")
 TICKETS_KEPT = 35
+CHECKPOINT_EVERY = 64  # transactions between background WAL checkpoints
 SCHEMA_VERSION = 1
 INTEGRITY_KEY = hashlib.sha256(b"EGM wager memory record integrity, schema 1").digest()
 
@@ -78,6 +79,7 @@ def _connect(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)  # B commits on a worker
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run on their own thread, off the commit path
     return conn
 
 
@@ -213,6 +215,8 @@ class WagerMemory:
         self.recall_depth = recall_depth
         self._conns: list[sqlite3.Connection] = []
         self._worker: ThreadPoolExecutor | None = None
+        self._checkpointer: ThreadPoolExecutor | None = None
+        self._checkpoint_conns: list[sqlite3.Connection] = []
         self._records: dict[str, Any] = {}
         self.tickets: dict[str, dict[str, Any]] = {}
         self.meters = Meters()
@@ -272,6 +276,7 @@ class WagerMemory:
     def _connect_and_load(self) -> None:
         self.close()
         self._conns = [_connect(self.directory / name) for name in COPY_FILES]
+        self._checkpoint_conns = [_connect(self.directory / name) for name in COPY_FILES]
         conn = self._conns[0]
         self._records = {name: json.loads(p) for name, p in conn.execute("SELECT name, payload FROM records")}
         self.meters = Meters.from_record(self._records["meters"]) if "meters" in self._records else Meters()
@@ -297,12 +302,17 @@ class WagerMemory:
         return repairs
 
     def close(self) -> None:
-        if self._worker is not None:
-            self._worker.shutdown()
-            self._worker = None
-        for conn in self._conns:
+        for pool in (self._checkpointer, self._worker):
+            if pool is not None:
+                pool.shutdown()
+        self._checkpointer = self._worker = None
+        for conn in self._checkpoint_conns + self._conns:  # the last close checkpoints the WAL fully
             conn.close()
-        self._conns = []
+        self._conns, self._checkpoint_conns = [], []
+
+    def _checkpoint(self) -> None:
+        for conn in self._checkpoint_conns:
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)")  # never blocks a writer
 
     # --- reading ---------------------------------------------------------------------------------
     @property
@@ -401,6 +411,10 @@ class WagerMemory:
         self.meters = tx.meters
         self.tickets = tickets
         self._next_event, self._next_recall = next_event, next_recall
+        if self.generation % CHECKPOINT_EVERY == 0 and self._checkpoint_conns:
+            if self._checkpointer is None:
+                self._checkpointer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wager-memory-wal")
+            self._checkpointer.submit(self._checkpoint)
 
     def _expired_tickets(self, tickets: dict[str, dict[str, Any]]) -> list[str]:
         """Tickets no longer worth keeping: outside the last 35 and redeemed or past expiry."""
