@@ -13,6 +13,7 @@ SCENE_NAMES = (
     "dragon-set",
     "dragon-reveal",
     "dragon-settled",
+    "dragon-jackpot",
     "ticket",
     "hand-pay",
     "operator",

@@ -54,6 +54,20 @@ def settled(s: Session) -> None:
     s.wait(6.0)
 
 
+def jackpot(s: Session) -> None:
+    """Hands played the house way until the player takes the Dragon jackpot (at most 40)."""
+    settled(s)
+    for _ in range(40):
+        view = s.video.frame.game
+        if view.get("money", {}).get("jackpot_credits"):
+            return
+        if s.cabinet.credits_cents < 1000:
+            credit(s)
+        for key in ("space", "1", "2", "3", "return", "h"):
+            s.key(key)
+        s.wait(6.0)
+
+
 def operator(s: Session) -> None:
     settled(s)
     s.key("f10")  # operator key on
@@ -82,6 +96,7 @@ RECIPES: dict[str, Callable[[Session], None]] = {
     "dragon-set": lambda s: (set_step(s), *[s.click(*pool_card_centre(i)) for i in (0, 4, 8)]),
     "dragon-reveal": reveal,
     "dragon-settled": settled,
+    "dragon-jackpot": jackpot,
     "ticket": ticket,
     "hand-pay": hand_pay,
     "operator": operator,

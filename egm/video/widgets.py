@@ -76,7 +76,8 @@ def label_box(
     """A meter window: a small title over a large value."""
     pygame.draw.rect(surface, (6, 6, 10), rect, border_radius=10)
     pygame.draw.rect(surface, (70, 64, 100), rect, width=2, border_radius=10)
-    kit.text(surface, title, (rect.centerx, rect.y + 8), 22, LIGHT_GREY, bold=True, anchor="midtop")
+    title_size = kit.fit(title, rect.width - 16, 22, bold=True)
+    kit.text(surface, title, (rect.centerx, rect.y + 8), title_size, LIGHT_GREY, bold=True, anchor="midtop")
     size = kit.fit(value, rect.width - 16, value_size, bold=True)
     kit.text(
         surface, value, (rect.centerx, rect.bottom - 10), size, value_colour, bold=True, anchor="midbottom"

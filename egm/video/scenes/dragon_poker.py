@@ -505,12 +505,16 @@ class DragonPokerScene(Scene):
         self._draw_bonus_cards(surface, view, (790, 690), face_up=phase >= POINTS)
         if phase >= POINTS and dv.ledger(view):
             banner = pygame.Rect(1060, 700, 500, 110)
-            win = int(dv.money(view).get("win_credits", 0))
+            pays = dv.money(view)
+            jackpot = int(pays.get("jackpot_credits", 0))
+            if jackpot and int(frame.now * 4) % 2 == 0:  # the jackpot flashes its frame
+                pygame.draw.rect(surface, GOLD, banner.inflate(16, 16), border_radius=16)
+            title = f"JACKPOT +{jackpot:,}!" if jackpot else "RESULT"
             label_box(
                 surface,
                 kit,
                 banner,
-                f"RESULT  -  PAYS {win:,} CREDITS",
+                f"{title}  -  PAYS {int(pays.get('win_credits', 0)):,} CREDITS",
                 result_title(dv.ledger(view)),
                 GOLD,
                 60,
@@ -549,7 +553,7 @@ class DragonPokerScene(Scene):
         kit = self.res.kit
         view = frame.game
         settled = dv.step(view) == "complete" and self.phase(frame) >= POINTS
-        codes = dv.scoreboard(view)
+        codes = dv.scoreboard(view, frame.snapshot)
         if dv.step(view) == "complete" and not settled:
             codes = codes[1:]  # this hand's result joins the board once it is revealed
         for i, code in enumerate(codes):

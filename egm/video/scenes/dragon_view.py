@@ -85,9 +85,11 @@ def jackpot_cents(view: View) -> int:
     return int(view.get("jackpot_cents", 0))
 
 
-def scoreboard(view: View) -> list[str]:
-    """The last results, newest first (P2, H3, D2...)."""
-    return [str(code) for code in view.get("scoreboard") or []][:10]
+def scoreboard(view: View, snapshot: Mapping[str, Any]) -> list[str]:
+    """The last results, newest first (P2, H3, D2...): the cabinet's board kept in wager memory, or
+    the round's own when the snapshot has none (a recall picture)."""
+    kept = (snapshot.get("scoreboard") or {}).get(view.get("game_id", ""))
+    return [str(code) for code in (kept if kept is not None else view.get("scoreboard") or [])][:10]
 
 
 def bonus_cards(view: View) -> Cards:
