@@ -20,7 +20,7 @@ from egm.video.scenes import dragon_poker as dp
 from egm.video.scenes.dragon_poker import DragonPokerScene, zone_rect
 from egm.video.screenshot import credit, hand_centre, pool_card_centre, set_step
 from egm.video.session import Session
-from egm.video.theme import BLUE, FELT, LAMP_OFF, RED
+from egm.video.theme import BLUE, CYAN, DRAGON_RED, FELT, GREY, LAMP_OFF, RED
 from egm.video.ticket import BARCODE_RECT, draw_ticket
 
 GAME = ["dragon-poker"]
@@ -475,3 +475,20 @@ def test_a_5_to_4_panel_shows_the_whole_picture_letterboxed(session: Session) ->
         *(pygame.Rect(next(b.rect for b in session.video.bar_buttons() if b.action == "help")).center)
     )
     assert session.video.overlay == "help"  # touch targets follow the scaled picture
+
+
+def test_scoreboard_lists_the_last_results_from_wager_memory(session: Session) -> None:
+    for _ in range(2):
+        if session.state != "attract" or not session.cabinet.credits_cents:
+            credit(session)
+        for key in ("space", "1", "2", "3", "return", "h"):
+            session.key(key)
+        session.wait(dp.REVEAL_S + 0.5)
+    board = session.cabinet.snapshot()["scoreboard"]["dragon-poker"]
+    assert len(board) == 2
+    frame = session.render()
+    for i in range(2):
+        row = dp.scoreboard_row(i)
+        assert frame.get_at((row.x + 24, row.centery))[:3] in (BLUE, GREY, DRAGON_RED, CYAN)
+    row = dp.scoreboard_row(2)
+    assert frame.get_at((row.x + 24, row.centery))[:3] == (16, 14, 26)  # an empty row
