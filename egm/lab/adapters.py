@@ -42,12 +42,15 @@ class ExactFigure:
     """A figure computed without simulation, with the method that gives it."""
 
     name: str
-    value: Fraction | int
+    value: Fraction | int | None  # None: not determinable from this run (the method says why)
     method: str
     is_rtp: bool = False  # an RTP the jurisdiction's range applies to (e.g. a side bet's)
 
-    def as_float(self) -> float:
-        return float(self.value)
+    def as_float(self) -> float | None:
+        return None if self.value is None else float(self.value)
+
+    def formatted(self) -> str:
+        return "undetermined" if self.value is None else f"{float(self.value):.8g}"
 
 
 class LabAdapter(ABC):

@@ -8,6 +8,7 @@ the exact figures; `runner` runs the chunks; `verdict` judges each jurisdiction.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -170,7 +171,7 @@ def certify(request: Request) -> Certification:
     awards = estimate_awards(adapter.awards(paytable), reference.tally)
     strategies = [(strategy, reference_summary)]
     strategies += [(b.strategy, b.summary) for b in bounds if b.role == "best_available"]
-    exact_rtps = [(f.name, f.value) for f in exact if f.is_rtp]
+    exact_rtps = [(f.name, Fraction(f.value)) for f in exact if f.is_rtp and f.value is not None]
     verdicts = [judge(r, strategies, exact_rtps, awards, reference.tally, denom, int(max_win.value))
                 for r in rules]
     return Certification(request, paytable, adapter, denom, exact, max_win, reference, reference_summary,

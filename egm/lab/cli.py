@@ -12,6 +12,7 @@ import json
 import os
 import secrets
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -77,6 +78,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     raw.set_defaults(handler=rng_command)
 
 
+def _emit(write: Callable[[], object]) -> None:
+    """Write to stdout; when the reader (e.g. `head`) has had enough, stop quietly."""
+    try:
+        write()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def _error(command: str, message: object) -> int:
     print(f"egm {command}: {message}", file=sys.stderr)
     return EXIT_BAD_INPUT
@@ -89,6 +98,8 @@ def certify_command(args: argparse.Namespace) -> int:
     from egm.lab.text import render_text
     from egm.rom import RomError
 
+    if args.report and not args.report.parent.is_dir():
+        return _error("certify", f"cannot write the report: folder {args.report.parent} does not exist")
     seed = args.seed if args.seed is not None else secrets.randbits(63)
     best_games = args.best_games if args.best_games is not None else min(args.games, 20_000)
     request = Request(paytable_path=args.paytable, games=args.games, seed=seed, workers=args.workers or 0,
@@ -105,10 +116,7 @@ def certify_command(args: argparse.Namespace) -> int:
         return _error("certify", exc)
     except KeyboardInterrupt:
         return _error("certify", "stopped before the first chunk finished; nothing to report")
-    if args.json:
-        print(json.dumps(result.to_json()))
-    else:
-        print(render_text(result))
+    _emit(lambda: print(json.dumps(result.to_json()) if args.json else render_text(result), flush=True))
     return EXIT_INTERRUPTED if result.partial else 0
 
 
@@ -152,13 +160,14 @@ def rng_command(args: argparse.Namespace) -> int:
 
     rng = _rng(args.seed)
     out = sys.stdout.buffer
-    remaining = args.bytes
-    try:
+
+    def write() -> None:
+        remaining = args.bytes
         while remaining:
             piece = min(remaining, BLOCK_BYTES)
             out.write(rng.read(piece))
             remaining -= piece
         out.flush()
-    except BrokenPipeError:  # the reader (e.g. `head`) has had enough: stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+    _emit(write)
     return 0

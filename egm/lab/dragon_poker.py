@@ -127,12 +127,11 @@ class DragonPokerLab(LabAdapter):
                           f"exact: {counts[name]} of the {total:,} two-card hands")
               for name in PAIR_BONUS_HANDS),
         ]
-        if player + dealer:
-            figures.append(ExactFigure(
-                "jackpot_player_share", Fraction(player, player + dealer),
-                "closed form P(player wins) / (P(player wins) + P(dealer wins)): games are independent, "
-                "so each unit paid into the jackpot is taken by the player with this probability; "
-                f"P from the reference simulation's counts ({player:,} player and {dealer:,} dealer wins)"))
+        figures.append(ExactFigure(
+            "jackpot_player_share", Fraction(player, player + dealer) if player + dealer else None,
+            "closed form P(player wins) / (P(player wins) + P(dealer wins)): games are independent, "
+            "so each unit paid into the jackpot is taken by the player with this probability; "
+            f"P from the reference simulation's counts ({player:,} player and {dealer:,} dealer wins)"))
         return figures
 
     def theoretical_max_win(self, paytable: Any) -> ExactFigure:

@@ -106,7 +106,7 @@ def render_report(result: Certification) -> str:
                   ["95% interval", f"{b.summary.ci95[0]:.5%} to {b.summary.ci95[1]:.5%}"],
                   ["sigma", f"{b.summary.sigma:.5f}"]], ["figure", "value"])
         for b in result.bounds)
-    exact = [[e(f.name), f"{float(f.value):.8g}", e(f.method)] for f in [*result.exact, result.max_win]]
+    exact = [[e(f.name), f.formatted(), e(f.method)] for f in [*result.exact, result.max_win]]
     awards = [[e(a.name), f"{a.hits:,}", f"1 in {a.games / a.hits:,.0f}" if a.hits else "never",
                f"{a.low:.3g} to {a.high:.3g}"] for a in result.awards]
     verdicts = "".join(

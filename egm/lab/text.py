@@ -20,7 +20,7 @@ def render_text(result: Certification) -> str:
         "Exact figures",
     ]
     for figure in [*result.exact, result.max_win]:
-        lines.append(f"  {figure.name:<34} {float(figure.value):>14.6f}   {figure.method}")
+        lines.append(f"  {figure.name:<36} {figure.formatted():>14}   {figure.method}")
     lines += [
         "",
         f"Simulation, strategy {data['strategy']} ({data['games_per_second']:,.0f} games/s)",
