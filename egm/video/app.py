@@ -40,7 +40,21 @@ def open_display(config: CabinetConfig, kiosk: bool) -> pygame.Surface:
         screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)  # the panel's own resolution
         pygame.mouse.set_visible(False)
         return screen
-    return pygame.display.set_mode((config.display.width, config.display.height), pygame.RESIZABLE)
+    return pygame.display.set_mode(window_size(config, pygame.display.get_desktop_sizes()), pygame.RESIZABLE)
+
+
+def window_size(config: CabinetConfig, desktops: list[tuple[int, int]]) -> tuple[int, int]:
+    """The configured display size, shrunk (aspect kept) to fit 90% of the desktop if it is smaller.
+
+    >>> from egm.config import CabinetConfig
+    >>> window_size(CabinetConfig(), [(1366, 768)]), window_size(CabinetConfig(), [(2560, 1440)])
+    ((1229, 691), (1920, 1080))
+    """
+    width, height = config.display.width, config.display.height
+    if not desktops:
+        return width, height
+    scale = min(1.0, 0.9 * desktops[0][0] / width, 0.9 * desktops[0][1] / height)
+    return round(width * scale), round(height * scale)
 
 
 def run(options: RunOptions) -> int:
