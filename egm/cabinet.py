@@ -988,7 +988,7 @@ def build_cabinet(
         config,
         nvram_dir,
         games=games,
-        devices=devices or build_devices(config),
+        devices=devices or build_devices(config, clock=clock),
         jurisdiction=load_jurisdiction(config.jurisdiction),
         clock=clock,
         rng_for_game=seeded_rng(seed) if seed is not None else None,
