@@ -492,3 +492,23 @@ def test_scoreboard_lists_the_last_results_from_wager_memory(session: Session) -
         assert frame.get_at((row.x + 24, row.centery))[:3] in (BLUE, GREY, DRAGON_RED, CYAN)
     row = dp.scoreboard_row(2)
     assert frame.get_at((row.x + 24, row.centery))[:3] == (16, 14, 26)  # an empty row
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "egm.video.layout",
+        "egm.video.barcode",
+        "egm.video.ticket",
+        "egm.video.sound_cues",
+        "egm.video.app",
+        "egm.video.scenes.operator",
+        "egm.audio.synth",
+    ],
+)
+def test_doctests(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0 and result.attempted > 0
