@@ -21,9 +21,10 @@ they call for, which is also how a boot resumes whatever a power cut interrupted
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
+from datetime import datetime
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -234,9 +235,9 @@ class Cabinet:
         for row in transition_table(steps):
             conditions = []
             if row["trigger"] == "start_game":
-                conditions = [partial(self._playing, row["game"], None)]
+                conditions = [functools.partial(self._playing, row["game"], None)]
             elif row["trigger"] == "resume_game":
-                conditions = [partial(self._playing, row["game"], row["step"])]
+                conditions = [functools.partial(self._playing, row["game"], row["step"])]
             self.machine.add_transition(row["trigger"], row["source"], row["dest"], conditions=conditions)
 
     # --- reading -----------------------------------------------------------------------------------
@@ -393,7 +394,7 @@ class Cabinet:
     # --- events ------------------------------------------------------------------------------------
     def handle(self, event: object) -> Result:
         """Apply one input event. Refused events are logged with their reason and change nothing."""
-        handler = self._handlers().get(type(event))
+        handler = self._handlers.get(type(event))
         if handler is None:
             return self._refuse(event, f"{type(event).__name__} is not a cabinet event; nothing done")
         try:
@@ -411,6 +412,7 @@ class Cabinet:
             results += [self.handle(e) for e in events]
         return results
 
+    @functools.cached_property
     def _handlers(self) -> dict[type, Callable[[Any], Result]]:
         return {
             SelectGame: self._select_game,
@@ -616,7 +618,7 @@ class Cabinet:
                 site_name=self.config.site_name,
                 site_address=self.config.site_address,
                 machine_number=self.config.machine_number,
-                issued_at=self.clock.now(),
+                issued_at=datetime.fromisoformat(ticket["issued_at"]),
                 sequence=sequence,
                 expires_days=self.config.ticket_expiry_days,
             )
