@@ -13,6 +13,7 @@ from egm.cli import main
 from egm.games.dragon_poker.game import DEFAULT_PAYTABLE
 from egm.lab import runner
 from egm.lab.certify import Request, certify
+from egm.lab.dragon_poker import HOUSE_WAY
 from egm.lab.runner import plan_chunks, run
 from egm.rom import load_paytable
 from egm.rom.signing import sign_file
@@ -67,10 +68,10 @@ def test_dask_local_cluster_matches_the_process_pool(signed_copy: Path) -> None:
     distributed = pytest.importorskip("distributed")
     paytable = load_paytable(signed_copy)
     chunks = plan_chunks(3, 120_000, 50_000)
-    pool = run("dragon-poker", paytable, "house-way/1", chunks, workers=2)
+    pool = run("dragon-poker", paytable, HOUSE_WAY, chunks, workers=2)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster:
-        dask = run("dragon-poker", paytable, "house-way/1", chunks, scheduler=cluster.scheduler_address)
+        dask = run("dragon-poker", paytable, HOUSE_WAY, chunks, scheduler=cluster.scheduler_address)
     assert dask.tally.to_dict() == pool.tally.to_dict()
     assert dask.tally.trace == pool.tally.trace
     assert not dask.partial and dask.chunks_done == 3

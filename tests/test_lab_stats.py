@@ -21,7 +21,7 @@ from egm.lab.stats import (
     segment_trace,
     summarize,
 )
-from egm.lab.verdict import AwardEstimate, estimate_awards, judge
+from egm.lab.verdict import AwardEstimate, estimate_awards, judge, strategy_check
 from egm.rng import derive_seed
 
 
@@ -92,7 +92,8 @@ def test_verdict_rtp_awards_and_hand_pay() -> None:
     reference.awards["big"] = 1
     awards = estimate_awards(("big", "never"), reference)
     verdict = judge(rules, [("house-way", summarize(reference))], [("side", Fraction(9, 10))], awards,
-                    reference, denom_cents=1, max_win_credits=150_000)
+                    reference, denom_cents=1, max_win_credits=150_000,
+                    strategy=strategy_check("house-way/1", "house-way/1"))
     status = {c.name: c.status for c in verdict.checks}
     assert status["RTP in range (side)"] == "pass"
     assert status["award 'never' hittable once in 100,000,000 games"] == "inconclusive"
@@ -106,5 +107,10 @@ def test_award_never_seen_in_a_billion_games_fails_the_odds_limit() -> None:
     tally = tally_of([10])
     tally.games = 1_000_000_000
     award = AwardEstimate("rare", 0, tally.games, *poisson_rate_bounds(0, tally.games))
-    verdict = judge(rules, [], [], [award], tally, 1, 10)
+    verdict = judge(rules, [], [], [award], tally, 1, 10, strategy_check(None, "x"))
     assert verdict.status == "fail"
+
+
+def test_a_paytable_naming_another_strategy_fails() -> None:
+    check = strategy_check("house-way/1", "house-way/2")
+    assert check.status == "fail" and "house-way/2" in check.detail

@@ -17,7 +17,7 @@ from egm.config import CONFIG_DIR, JurisdictionConfig, load_jurisdiction
 from egm.lab.adapters import ExactFigure, LabAdapter, LabError, adapter_for
 from egm.lab.runner import RunResult, plan_chunks, run
 from egm.lab.stats import Summary, summarize
-from egm.lab.verdict import AwardEstimate, Verdict, estimate_awards, judge
+from egm.lab.verdict import AwardEstimate, Verdict, estimate_awards, judge, strategy_check
 from egm.rom import PayTable, load_paytable
 
 
@@ -172,7 +172,8 @@ def certify(request: Request) -> Certification:
     strategies = [(strategy, reference_summary)]
     strategies += [(b.strategy, b.summary) for b in bounds if b.role == "best_available"]
     exact_rtps = [(f.name, Fraction(f.value)) for f in exact if f.is_rtp and f.value is not None]
-    verdicts = [judge(r, strategies, exact_rtps, awards, reference.tally, denom, int(max_win.value))
+    declared = strategy_check(paytable.header.strategy, strategy)
+    verdicts = [judge(r, strategies, exact_rtps, awards, reference.tally, denom, int(max_win.value), declared)
                 for r in rules]
     return Certification(request, paytable, adapter, denom, exact, max_win, reference, reference_summary,
                          bounds, awards, verdicts, software_version())

@@ -1,7 +1,7 @@
 """Dragon Poker in the lab: the adapter, its exact figures, and the reference-engine simulation.
 
 Strategies:
-* "house-way/1" (the reference): the player is set by the house way, like the dealer and the Dragon;
+* the house way (the reference, `HOUSE_WAY_VERSION`): the player is set like the dealer and the Dragon;
   simulated by the compiled kernel (`egm.lab.dragon_kernel`), which the differential test proves
   bit-identical to the cabinet's engine (`egm.games.dragon_poker`) game by game.
 * "best-available/1": a search over settings of the player's hand that does not peek (see
@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from egm.games.dragon_poker.house_way import HOUSE_WAY_VERSION
 from egm.games.dragon_poker.pair_bonus import pair_bonus_counts, pair_bonus_rtp
 from egm.games.dragon_poker.paytable import (
     PAIR_BONUS_HANDS,
@@ -32,16 +33,16 @@ from egm.lab.adapters import ExactFigure, LabAdapter, LabError
 from egm.lab.stats import Tally, segment_trace
 from egm.poker import Category
 
-HOUSE_WAY = "house-way/1"
+HOUSE_WAY = HOUSE_WAY_VERSION
 BEST_AVAILABLE = "best-available/1"
 WINNER_CODES = ("P", "H", "D", "split")  # the kernel's winner numbers 0..3
 JACKPOT_AWARD = "jackpot"
 
 STRATEGY_METHODS = {
-    HOUSE_WAY: ("Reference strategy: the player's 13 cards are set by the house way (back = best five of "
-                "13, middle = best five of the 8 left, front = the 3 left), the same deterministic "
-                "algorithm that sets the dealer and the Dragon. Designation A = player, B = dealer, "
-                "C = Dragon. Simulated by the compiled kernel, bit-identical to the cabinet's engine."),
+    HOUSE_WAY: (f"Reference strategy: the player's 13 cards are set by the house way ({HOUSE_WAY}, "
+                "docs/house-way.md), the same deterministic algorithm that sets the dealer and the Dragon. "
+                "Designation A = player, B = dealer, C = Dragon. Simulated by the compiled kernel, "
+                "bit-identical to the cabinet's engine."),
     BEST_AVAILABLE: ("Best available without peeking: for each of the 286 possible fronts, the back is "
                      "the best five of the other ten cards and the middle the five left (a family that "
                      "holds the house way); among the legal settings, the one with the highest mean "

@@ -100,10 +100,20 @@ def _award_check(award: AwardEstimate, limit: int) -> Check:
     return Check(f"award '{award.name}' hittable once in {limit:,} games", status, detail)
 
 
+def strategy_check(declared: str | None, simulated: str) -> Check:
+    """The pay table names the strategy (e.g. the house way) its RTP rests on; the lab must have
+    simulated that one."""
+    if declared is None or declared == simulated:
+        return Check("pay table's strategy is the one simulated", PASS, f"{simulated}")
+    return Check("pay table's strategy is the one simulated", FAIL,
+                 f"the pay table names '{declared}' but this firmware plays '{simulated}'; certify a pay "
+                 "table that names the firmware's strategy")
+
+
 def judge(rules: JurisdictionConfig, strategies: list[tuple[str, Summary]],
           exact_rtps: list[tuple[str, Fraction]], awards: list[AwardEstimate], reference: Tally,
-          denom_cents: int, max_win_credits: int) -> Verdict:
-    checks = [_rtp_check(label, summary, rules) for label, summary in strategies]
+          denom_cents: int, max_win_credits: int, strategy: Check) -> Verdict:
+    checks = [strategy, *(_rtp_check(label, summary, rules) for label, summary in strategies)]
     checks += [_exact_rtp_check(label, rtp, rules) for label, rtp in exact_rtps]
     checks += [_award_check(award, rules.award_odds_limit) for award in awards]
     limit = rules.hand_pay_limit_cents
