@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
-from typing import Protocol
+from typing import Any, Protocol
 
 
 # --- events --------------------------------------------------------------------------------------
@@ -176,3 +176,9 @@ class DoorsAndKeys(Protocol):
     def poll(self) -> list[object]: ...
 
     def is_open(self, door: Door) -> bool: ...
+
+
+class Speaker(Protocol):
+    """The cabinet's speakers: play one sound (mono 16-bit PCM samples, e.g. a numpy int16 array)."""
+
+    def play(self, name: str, pcm: Any, volume: float) -> None: ...

@@ -1,4 +1,4 @@
-"""The speaker capability (the patent's speakers 235) and its pygame mixer backend.
+"""Speakers (the patent's 235, `hardware.interfaces.Speaker`): pygame's mixer, or silence.
 
 A speaker plays a mono 16-bit PCM buffer at a volume. `MixerSpeaker` uses pygame's mixer; when no
 audio device can be opened (a headless test, a cabinet without sound) it falls back to `SilentSpeaker`,
@@ -7,15 +7,10 @@ which records what it was asked to play, so sound never stops the cabinet.
 
 from __future__ import annotations
 
-from typing import Protocol
-
 import numpy as np
 
 from egm.audio.synth import SAMPLE_RATE
-
-
-class Speaker(Protocol):
-    def play(self, name: str, pcm: np.ndarray, volume: float) -> None: ...
+from hardware.interfaces import Speaker
 
 
 class SilentSpeaker:
