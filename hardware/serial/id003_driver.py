@@ -33,7 +33,7 @@ from hardware.serial.ports import ID003_LINE, PortFactory, open_serial_port
 log = logging.getLogger(__name__)
 
 DEVICE = "bill_acceptor"
-RECONCILE_FAULTS = frozenset({"power_up_bill_in_stacker", "vend_without_stack", "stack_unconfirmed"})
+RECONCILE_FAULTS = frozenset({"power_loss_while_stacking", "vend_without_stack", "stack_unconfirmed"})
 """Money questions only a person can settle: they stay until `acknowledge_faults()`."""
 
 
@@ -209,16 +209,14 @@ class Id003BillAcceptor:
             log.warning("bill acceptor: unknown status 0x%02X %s; ignored", status, data.hex())
 
     def _on_power_up(self, status: int) -> None:
-        if self.escrow is not None and not self.vended:
-            if status == p.POWER_UP_BILL_IN_STACKER and self.stack_requested:
-                message = (
-                    "The bill acceptor lost power while stacking a bill, so it was not credited; "
-                    "count the cash box and hand-pay if the bill is there."
-                )
-                self._fault("power_up_bill_in_stacker", message)
-            else:
-                self.events.append(BillReturned(self.escrow.amount_cents, self.escrow.barcode))
-        self._clear_escrow()
+        if self.escrow is not None and not self.vended and self.stack_requested:
+            # whatever the power-up status says, the bill may or may not have reached the cash box
+            message = (
+                "The bill acceptor lost power while stacking a bill, so it was not credited; "
+                "count the cash box and hand-pay if the bill is there."
+            )
+            self._fault("power_loss_while_stacking", message)
+        self._returned()  # an escrowed item nobody asked to stack is given back at reset
         log.info("bill acceptor powered up (status 0x%02X); resetting it", status)
         reply = self._command(p.RESET)
         if reply is not None and reply.command != p.ACK:

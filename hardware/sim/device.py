@@ -68,8 +68,11 @@ class SimDevice:
             log.info("%s unplugged", self.name)
 
     def replug(self) -> None:
-        """Plug back in: the device powers up afresh."""
+        """Plug back in: the device powers up afresh (if it was still plugged in, it is unplugged
+        first, so its power is really cut)."""
         with self.lock:
+            if self.plugged:
+                self.unplug()
             self.plugged = True
             self.silent = False
             self.corruptions.clear()

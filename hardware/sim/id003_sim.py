@@ -34,10 +34,13 @@ class Id003Simulator(SimDevice):
         self.note_codes = dict(p.USD_NOTE_CODES if note_codes is None else note_codes)
         self.cash_box: list[tuple[int, str | None]] = []  # (cents, barcode) actually stacked
         self.returned: list[tuple[int, str | None]] = []
+        self.next_power_up = p.POWER_UP
         super().__init__()
 
     # --- state ---------------------------------------------------------------------------------
-    def power_up(self, status: int = p.POWER_UP) -> None:
+    def power_up(self, status: int | None = None) -> None:
+        if status is None:  # plugged back in: report what the power loss left behind
+            status, self.next_power_up = self.next_power_up, p.POWER_UP
         self.reader = p.FrameReader()
         self.upcoming: deque[Status] = deque()
         self.steady: Status = (status, b"")
@@ -166,9 +169,7 @@ class Id003Simulator(SimDevice):
             raise ValueError(f"unknown fault {kind!r}; choose one of {sorted(FAULT_STATUSES)}")
         with self.lock:
             self.fault = kind
-            if self.stage != "idle":  # whatever was in the path is stuck, not stacked
-                self.escrow = None
-                self.stage = "idle"
+            self._settle_path()  # the technician clears the path: escrow given back, stacking finished
             self.upcoming.clear()
             data = b"\xa2" if kind == "failure" else b""
             self.steady = (FAULT_STATUSES[kind], data)
@@ -181,17 +182,27 @@ class Id003Simulator(SimDevice):
     def power_cycle(self) -> None:
         """Cut and restore power now; a bill in the path makes the matching power-up status."""
         with self.lock:
-            stage, escrow = self.stage, self.escrow
-            status = p.POWER_UP
-            if stage == "escrow":
-                status = p.POWER_UP_BILL_IN_ACCEPTOR
-                if escrow is not None:
-                    self.returned.append(self._item(escrow))
-            elif stage in ("stacking", "vend_valid"):
-                status = p.POWER_UP_BILL_IN_STACKER
-                if escrow is not None:
-                    self.cash_box.append(self._item(escrow))
-            self.power_up(status)
+            self.power_up(self._settle_path())
+
+    def unplug(self) -> None:
+        """Power and cable gone: a bill in the path settles as in `power_cycle`, reported at replug."""
+        with self.lock:
+            self.next_power_up = self._settle_path()
+            super().unplug()
+
+    def _settle_path(self) -> int:
+        """Where the item in the path ends up when power goes or a fault stops the acceptor, and the
+        power-up status that says so: in escrow it is given back; once stacking (VEND VALID) it goes
+        on into the cash box."""
+        stage, escrow = self.stage, self.escrow
+        self.stage, self.escrow = "idle", None
+        if stage == "escrow" and escrow is not None:
+            self.returned.append(self._item(escrow))
+            return p.POWER_UP_BILL_IN_ACCEPTOR
+        if stage in ("stacking", "vend_valid") and escrow is not None:
+            self.cash_box.append(self._item(escrow))
+            return p.POWER_UP_BILL_IN_STACKER
+        return p.POWER_UP
 
     def bad_checksum(self, reply: bytes) -> bytes:
         return reply[:-1] + bytes([reply[-1] ^ 0xFF])
