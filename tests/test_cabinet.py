@@ -19,6 +19,7 @@ from egm.events import (
     RunRomCheck,
     SelectGame,
     StartGame,
+    TicketFailed,
 )
 from egm.games.base import Decision, Wager
 from egm.meters import Meters
@@ -383,3 +384,44 @@ def test_a_game_in_progress_that_is_no_longer_installed_stops_play(tmp_path: Pat
     again.boot()
     assert again.tilt == "rom_error" and "test-draw" in again.snapshot()["tilt_detail"]
     assert again.memory.get("game")["game_id"] == GAME_ID  # kept, to finish once reinstalled
+
+
+def test_printer_failure_keeps_the_credits_and_voids_the_number(cabinet: Any) -> None:
+    insert(cabinet, 2000)
+    cabinet.devices.printer.paper_out()
+    cabinet.poll_devices()
+    assert cabinet.state == "tilt.devicefault" and not cabinet.handle(CashOut()).accepted
+    cabinet.devices.printer.load_paper()
+    cabinet.poll_devices()
+    cabinet.handle(CashOut())
+    number = cabinet.memory.get("cashout")["validation_number"]
+    cabinet.devices.printer.poll()  # the device reports a jam instead of the confirmation
+    result = cabinet.handle(TicketFailed(number, "paper jam"))
+    assert result.accepted and cabinet.state == "attract" and cabinet.credits_cents == 2000
+    assert money(cabinet)["tickets_out"] == 0
+    cabinet.devices.bill_acceptor.insert_ticket(number)
+    assert not cabinet.poll_devices()[0].accepted  # a number that never printed redeems nothing
+
+
+def test_operator_menu_mid_game_then_back_to_the_same_step(cabinet: Any) -> None:
+    insert(cabinet, 500)
+    cabinet.handle(StartGame())
+    cabinet.devices.doors.turn_key(Key.OPERATOR)
+    cabinet.poll_devices()
+    assert cabinet.state == "audit" and not cabinet.handle(PlayerDecision(Decision("confirm"))).accepted
+    cabinet.devices.doors.turn_key(Key.OPERATOR, on=False)
+    cabinet.poll_devices()
+    assert cabinet.state == "game.test-draw.choose"
+
+
+def test_panel_buttons_deal_and_cash_out(cabinet: Any) -> None:
+    insert(cabinet, 500)
+    cabinet.devices.button_panel.press("deal")
+    cabinet.poll_devices()
+    assert cabinet.state == "game.test-draw.choose"
+    play_to_end(cabinet)
+    cabinet.devices.button_panel.press("cash_out")
+    cabinet.poll_devices()
+    assert cabinet.state == "attract" and len(cabinet.devices.printer.printed) == 1
+    cabinet.devices.button_panel.press("help")
+    assert not cabinet.poll_devices()[0].accepted
