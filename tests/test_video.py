@@ -512,3 +512,16 @@ def test_doctests(module: str) -> None:
 
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_cash_out_shows_the_printing_screen_while_the_printer_works(session: Session) -> None:
+    credit(session)
+    printer = session.cabinet.devices.printer
+    printed: list = []
+    printer.print_ticket = printed.append  # a slow printer: no answer yet
+    session.key("c")
+    assert session.state == "cashout"
+    assert type(session.video.scene).__name__ == "CashOutScene"
+    session.key("space")  # nothing plays while the ticket prints
+    assert session.state == "cashout" and meters(session)["games_played"] == 0
+    assert printed and printed[0].amount_cents == 10000

@@ -31,6 +31,7 @@ from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.scenes import game_scene
 from egm.video.scenes.attract import AttractScene
 from egm.video.scenes.boot import BootScene
+from egm.video.scenes.cash_out import CashOutScene
 from egm.video.scenes.game_select import GameSelectScene
 from egm.video.scenes.hand_pay import HandPayScene
 from egm.video.scenes.operator import OperatorScene
@@ -62,6 +63,7 @@ STATE_SCENES: tuple[tuple[str, type[Scene]], ...] = (  # state prefix -> scene
     ("tilt", TiltScene),
     ("handpay", HandPayScene),
     ("audit", OperatorScene),
+    ("cashout", CashOutScene),
     ("powerup", BootScene),
     ("selftest", BootScene),
     ("ramclear", BootScene),
