@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import signal
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -128,7 +129,7 @@ class VideoController:
         self.table: Mapping[str, Any] | None = None  # the round on the table, live or just finished
         self.shown_outcome: Mapping[str, Any] | None = None
         self.pending_cues: list[str] = []
-        self.recall_views: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self.recall_views: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
         self.tickets_seen = len(self._printed())
         self.scenes: dict[str, Scene] = {}
         self.snapshot: dict[str, Any] = self._display(cabinet.snapshot())
@@ -189,6 +190,8 @@ class VideoController:
         if key not in self.recall_views:
             game = self.cabinet.games.get(record["game_id"])
             self.recall_views[key] = game.restore(record["round"]).view() if game else {}
+            while len(self.recall_views) > RECALL_SHOWN + 1:  # the recall pages and the table
+                self.recall_views.popitem(last=False)
         return {**record, "view": self.recall_views[key]}
 
     def _finished_table(self, outcome: Mapping[str, Any]) -> Mapping[str, Any] | None:
