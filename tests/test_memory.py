@@ -81,6 +81,18 @@ def test_flipped_byte_found_by_a_running_check(tmp_path: Path) -> None:
     assert check_copy(tmp_path / "copy-a.db").ok
 
 
+def test_a_record_lost_from_one_copy_is_detected_and_restored(tmp_path: Path) -> None:
+    memory = open_memory(tmp_path)
+    with memory.transaction() as tx:
+        tx.set("game", {"step": "set", "cards": [1, 2, 3]})
+    with sqlite3.connect(tmp_path / "copy-a.db") as conn:  # every remaining row still has a good MAC
+        conn.execute("DELETE FROM records WHERE name = 'game'")
+    assert check_copy(tmp_path / "copy-a.db").problem == "a critical record is missing or was added"
+    memory.verify()
+    checkpoint_and_close(memory)
+    assert open_memory(tmp_path).get("game") == {"step": "set", "cards": [1, 2, 3]}
+
+
 def test_truncated_copy_is_rebuilt(tmp_path: Path) -> None:
     memory = open_memory(tmp_path)
     insert_bill(memory, 5000)

@@ -55,6 +55,7 @@ CREATE TABLE IF NOT EXISTS tickets (key TEXT PRIMARY KEY, payload TEXT NOT NULL,
 CREATE TABLE IF NOT EXISTS recall (key INTEGER PRIMARY KEY, payload TEXT NOT NULL, mac BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS events (key INTEGER PRIMARY KEY, payload TEXT NOT NULL, mac BLOB NOT NULL);
 """
+GENERATION = "generation"  # the record that counts transactions and seals the records table
 KEY_COLUMN = {"records": "name", "tickets": "key", "recall": "key", "events": "key"}
 
 
@@ -73,6 +74,16 @@ def _dump(value: Any) -> str:
 def _mac(table: str, key: object, payload: str) -> bytes:
     message = f"{table}\x1f{key}\x1f{payload}".encode()
     return hmac.new(INTEGRITY_KEY, message, hashlib.sha256).digest()
+
+
+def _records_digest(macs: dict[str, bytes]) -> str:
+    """A digest of the whole records table (every name and MAC but the generation's own): it makes a
+    lost or added record as detectable as a damaged one."""
+    digest = hashlib.sha256()
+    for name in sorted(macs):
+        if name != GENERATION:
+            digest.update(name.encode() + b"\x1f" + macs[name])
+    return digest.hexdigest()
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -104,17 +115,21 @@ def check_copy(path: Path, tables: tuple[str, ...] = TABLES) -> CopyCheck:
             verdict = conn.execute("PRAGMA quick_check").fetchone()[0]
             if verdict != "ok":
                 return CopyCheck(name, False, problem=f"the database structure is damaged ({verdict})")
-            generation = None
+            macs: dict[str, bytes] = {}
             for table in tables:
                 column = KEY_COLUMN[table]
                 for key, payload, mac in conn.execute(f"SELECT {column}, payload, mac FROM {table}"):
                     if not hmac.compare_digest(bytes(mac), _mac(table, key, payload)):
                         return CopyCheck(name, False, problem=f"integrity code wrong in {table} '{key}'")
-                    if table == "records" and key == "generation":
-                        generation = json.loads(payload)
-            if generation is None:
+                    if table == "records":
+                        macs[key] = bytes(mac)
+            seal = conn.execute("SELECT payload FROM records WHERE name = ?", (GENERATION,)).fetchone()
+            if seal is None:
                 return CopyCheck(name, False, problem="the generation record is missing")
-            return CopyCheck(name, True, generation=int(generation))
+            seal = json.loads(seal[0])
+            if "records" in tables and seal["records_digest"] != _records_digest(macs):
+                return CopyCheck(name, False, problem="a critical record is missing or was added")
+            return CopyCheck(name, True, generation=int(seal["generation"]))
         finally:
             conn.close()
     except (sqlite3.DatabaseError, ValueError, TypeError) as exc:
@@ -218,6 +233,7 @@ class WagerMemory:
         self._checkpointer: ThreadPoolExecutor | None = None
         self._checkpoint_conns: list[sqlite3.Connection] = []
         self._records: dict[str, Any] = {}
+        self._macs: dict[str, bytes] = {}  # of the records as committed, for the table's seal
         self.tickets: dict[str, dict[str, Any]] = {}
         self.meters = Meters()
         self._next_event = 1
@@ -278,7 +294,9 @@ class WagerMemory:
         self._conns = [_connect(self.directory / name) for name in COPY_FILES]
         self._checkpoint_conns = [_connect(self.directory / name) for name in COPY_FILES]
         conn = self._conns[0]
-        self._records = {name: json.loads(p) for name, p in conn.execute("SELECT name, payload FROM records")}
+        rows = conn.execute("SELECT name, payload, mac FROM records").fetchall()
+        self._records = {name: json.loads(payload) for name, payload, _ in rows}
+        self._macs = {name: bytes(mac) for name, _, mac in rows}
         self.meters = Meters.from_record(self._records["meters"]) if "meters" in self._records else Meters()
         self.tickets = {k: json.loads(p) for k, p in conn.execute("SELECT key, payload FROM tickets")}
         self._next_event = (conn.execute("SELECT max(key) FROM events").fetchone()[0] or 0) + 1
@@ -317,7 +335,7 @@ class WagerMemory:
     # --- reading ---------------------------------------------------------------------------------
     @property
     def generation(self) -> int:
-        return int(self._records.get("generation", 0))
+        return int(self._records.get(GENERATION, {}).get("generation", 0))
 
     def get(self, name: str, default: Any = None) -> Any:
         return self._records.get(name, default)
@@ -359,21 +377,30 @@ class WagerMemory:
             )
         records = dict(tx.records)
         records["meters"] = tx.meters.to_record()
-        records["generation"] = self.generation + 1
-        upserts: list[tuple[str, object, str]] = []
+        upserts: list[tuple[str, object, str, bytes]] = []  # table, key, payload, MAC
         deletes: list[tuple[str, object]] = []
+
+        def upsert(table: str, key: object, value: Any) -> bytes:
+            payload = _dump(value)
+            upserts.append((table, key, payload, _mac(table, key, payload)))
+            return upserts[-1][3]
+
+        macs = dict(self._macs)
         for name, value in records.items():
             if value is None:
                 deletes.append(("records", name))
+                macs.pop(name, None)
             else:
-                upserts.append(("records", name, _dump(value)))
+                macs[name] = upsert("records", name, value)
+        records[GENERATION] = {"generation": self.generation + 1, "records_digest": _records_digest(macs)}
+        macs[GENERATION] = upsert("records", GENERATION, records[GENERATION])
         for offset, event in enumerate(tx.events):
-            upserts.append(("events", self._next_event + offset, _dump(event)))
+            upsert("events", self._next_event + offset, event)
         for offset, game in enumerate(tx.recall):
-            upserts.append(("recall", self._next_recall + offset, _dump(game)))
+            upsert("recall", self._next_recall + offset, game)
         tickets = {**self.tickets, **tx.tickets}
         for vn, ticket in tx.tickets.items():
-            upserts.append(("tickets", vn, _dump(ticket)))
+            upsert("tickets", vn, ticket)
         for vn in self._expired_tickets(tickets):
             deletes.append(("tickets", vn))
             del tickets[vn]
@@ -383,9 +410,9 @@ class WagerMemory:
         def apply(conn: sqlite3.Connection) -> None:
             conn.execute("BEGIN IMMEDIATE")
             try:
-                for table, key, payload in upserts:
+                for table, key, payload, mac in upserts:
                     sql = f"INSERT OR REPLACE INTO {table} ({KEY_COLUMN[table]}, payload, mac) VALUES (?,?,?)"
-                    conn.execute(sql, (key, payload, _mac(table, key, payload)))
+                    conn.execute(sql, (key, payload, mac))
                 for table, key in deletes:
                     conn.execute(f"DELETE FROM {table} WHERE {KEY_COLUMN[table]} = ?", (key,))
                 conn.execute("DELETE FROM events WHERE key < ?", (next_event - self.event_log_size,))
@@ -410,6 +437,7 @@ class WagerMemory:
                 self._records[name] = json.loads(_dump(value))
         self.meters = tx.meters
         self.tickets = tickets
+        self._macs = macs
         self._next_event, self._next_recall = next_event, next_recall
         if self.generation % CHECKPOINT_EVERY == 0 and self._checkpoint_conns:
             if self._checkpointer is None:
