@@ -9,8 +9,9 @@ proves the two give bit-identical games on the same seeds:
    words until one is below the largest multiple of n under 2^32, then uses word % n.
 3. Deal: hands A..D = deck[0:13], [13:26], [26:39], [39:52]; designation A = player, B = dealer,
    C = Dragon (the reference designation); the bonus cards do not touch the main game.
-4. House way "house-way/1": back = best five of 13, middle = best five of the 8 left, front = the 3
-   left, with egm.lab.fast_eval (bit-identical to egm.poker.best_hand, canonical cards included).
+4. The house way (egm.games.dragon_poker.house_way) through its compiled twin
+   egm.lab.dragon_house_way, on egm.lab.fast_eval (bit-identical to egm.poker.best_hand, canonical
+   cards included) for the player (the reference strategy), the dealer and the Dragon.
 5. Rows, bonuses and the settlement of egm.games.dragon_poker.settlement, in points; the jackpot pool
    (points) is carried from game to game, starting at the pay table's seed.
 
@@ -27,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from egm.games.dragon_poker.paytable import ROW_CATEGORIES, ROWS, DragonPokerRules
+from egm.lab.dragon_house_way import house_way
 from egm.lab.fast_eval import best3_mask, best5_mask
 from egm.poker import Category
 from egm.rng import BLOCK_BYTES, Rng, derive_seed
@@ -86,11 +88,8 @@ def _bonus(params: np.ndarray, front: int, middle: int, back: int) -> int:
 
 @njit(cache=True)
 def _house_way(mask: np.int64) -> tuple[int, int, int]:
-    """(front, middle, back) values of a 13-card hand set by the house way."""
-    back, chosen = best5_mask(mask)
-    rest = mask & ~chosen
-    middle, chosen = best5_mask(rest)
-    front, _ = best3_mask(rest & ~chosen)
+    """(front, middle, back) values of a 13-card hand set by the house way (the compiled twin)."""
+    front, middle, back, _, _, _ = house_way(mask)
     return front, middle, back
 
 
