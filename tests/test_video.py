@@ -525,3 +525,17 @@ def test_cash_out_shows_the_printing_screen_while_the_printer_works(session: Ses
     session.key("space")  # nothing plays while the ticket prints
     assert session.state == "cashout" and meters(session)["games_played"] == 0
     assert printed and printed[0].amount_cents == 10000
+
+
+def test_the_win_rolls_up_on_the_meters_only_after_the_reveal(session: Session) -> None:
+    set_step(session)
+    before = session.video.meters_shown(session.video.frame)[0]
+    session.key("h")
+    win = session.cabinet.last_outcome["win_cents"]  # 1-cent credits
+    assert session.video.meters_shown(session.video.frame) == (before, 0)  # nothing given away yet
+    session.wait(dp.REVEAL_S + 0.1)
+    credit_shown, win_shown = session.video.meters_shown(session.video.frame)
+    assert 0 <= win_shown <= win and credit_shown == before + win_shown
+    session.wait(1.5)
+    assert session.video.meters_shown(session.video.frame) == (before + win, win)
+    assert session.video.meters_shown(session.video.frame)[0] == meters(session)["current_credits"]

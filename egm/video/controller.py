@@ -43,6 +43,7 @@ from egm.video.widgets import Button, draw_all, hit, label_box
 from hardware.factory import Devices
 
 TOAST_S = 3.0
+ROLLUP_S = 1.0  # the WIN meter counts up after a reveal
 MAX_BET_LEVEL = 5
 RECALL_SHOWN = 10
 HELD_CUES = ("win", "jackpot")  # played once the reveal has shown the result
@@ -129,6 +130,8 @@ class VideoController:
         self.table: Mapping[str, Any] | None = None  # the round on the table, live or just finished
         self.shown_outcome: Mapping[str, Any] | None = None
         self.pending_cues: list[str] = []
+        self.was_busy = False
+        self.rollup_start: float | None = None
         self.recall_views: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
         self.tickets_seen = len(self._printed())
         self.scenes: dict[str, Scene] = {}
@@ -161,6 +164,9 @@ class VideoController:
             scene.enter(self.frame)
         scene.update(self.frame)
         busy = scene.busy(self.frame)
+        if self.was_busy and not busy:
+            self.rollup_start = now  # the result is revealed: the win rolls up
+        self.was_busy = busy
         for cue in self.pending_cues:
             if not (busy and cue in HELD_CUES):
                 self.audio.play(cue)
@@ -497,14 +503,30 @@ class VideoController:
             for i, (action, label) in enumerate(items)
         ]
 
+    def meters_shown(self, frame: Frame) -> tuple[int, int]:
+        """(CREDIT, WIN) as the meters show them: while the hand is revealed the win is not yet
+        shown (nor in the credit); then it rolls up into both over ROLLUP_S seconds."""
+        s = frame.snapshot
+        credit = snap.credits(s)
+        if not (snap.state(s) == "attract" and snap.table(s)):
+            return credit, 0
+        win = snap.last_win_credits(s)
+        if self.scene.busy(frame):
+            return credit - win, 0
+        rolled = (
+            win
+            if self.rollup_start is None
+            else round(win * min(1.0, (frame.now - self.rollup_start) / ROLLUP_S))
+        )
+        return credit - win + rolled, rolled
+
     def _draw_bar(self, surface: pygame.Surface, frame: Frame) -> None:
         kit, s = self.res.kit, frame.snapshot
         pygame.draw.rect(surface, (8, 8, 14), BAR_RECT)
         pygame.draw.line(surface, GOLD, BAR_RECT.topleft, BAR_RECT.topright, 3)
         denom = snap.denom_cents(s)
-        on_table = snap.state(s) == "attract" and snap.table(s) and not self.scene.busy(frame)
-        win = snap.last_win_credits(s) if on_table else 0
-        meters = (("CREDIT", snap.credits(s)), ("BET", self.stake_credits()), ("WIN", win))
+        credit, win = self.meters_shown(frame)
+        meters = (("CREDIT", credit), ("BET", self.stake_credits()), ("WIN", win))
         x0 = 20 if self.kiosk else 160
         for i, (title, value) in enumerate(meters):
             rect = pygame.Rect(x0 + i * 270, BAR_RECT.y + 18, 255, 114)
