@@ -27,7 +27,7 @@ from egm.games.base import Game, Round, Wager
 from egm.video import snap
 from egm.video.inputs import DEVICE_KEYS, PANEL_KEYS, PointerFilter
 from egm.video.layout import BAR_RECT, CONTENT_RECT, LOGICAL_SIZE, Viewport
-from egm.video.overlays import draw_help, draw_ticket_overlay, draw_toasts
+from egm.video.overlays import draw_help, draw_ticket_overlay, draw_toasts, shade
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.scenes import game_scene
 from egm.video.scenes.attract import AttractScene
@@ -218,6 +218,8 @@ class VideoController:
         if self.overlay == "help":
             draw_help(surface, kit)
         elif self.overlay == "drawer":
+            shade(surface)
+            kit.text(surface, "EMULATED DEVICES", (960, 440), 44, GOLD, bold=True, anchor="midbottom")
             draw_all(surface, kit, self.drawer_buttons(), frame.now)
         elif self.overlay == "ticket" and self._printed():
             draw_ticket_overlay(surface, kit, self._printed()[-1])
