@@ -425,3 +425,17 @@ def test_panel_buttons_deal_and_cash_out(cabinet: Any) -> None:
     assert cabinet.state == "attract" and len(cabinet.devices.printer.printed) == 1
     cabinet.devices.button_panel.press("help")
     assert not cabinet.poll_devices()[0].accepted
+
+
+def test_power_cut_during_a_hand_pay_locks_up_again(tmp_path: Path) -> None:
+    jurisdiction = spine_jurisdiction(hand_pay_limit_cents=2000)
+    cab = make_cabinet(tmp_path, jurisdiction=jurisdiction)
+    cab.boot()
+    insert(cab, 5000)
+    cab.handle(CashOut())
+    cab.memory.close()
+    again = make_cabinet(tmp_path, jurisdiction=jurisdiction)
+    again.boot()
+    assert again.state == "handpay" and again.recovered == ["hand pay"] and again.credits_cents == 5000
+    again.handle(KeyTurned(Key.ATTENDANT, True))
+    assert money(again)["handpaid_cancelled_credits"] == 5000 and again.credits_cents == 0
