@@ -237,3 +237,78 @@ def test_fuzz_driver_never_counts_a_ticket_from_random_bytes(replies: list[bytes
     for _ in range(len(replies) + 2):
         events += driver.poll()
     assert not of(TicketPrinted, events)
+
+
+PRINTER_ACTIONS = (
+    "print",
+    "print",
+    "arm_paper_out_before",
+    "arm_jam_after",
+    "arm_power_loss_before",
+    "arm_power_loss_after",
+    "garble",
+    "bad_checksum",
+    "short",
+    "silent",
+    "resume",
+    "power_on",
+    "unplug",
+    "replug",
+    "paper_out",
+    "clear",
+)
+
+
+def printer_act(rig: Rig, action: str, serial_number: int) -> None:
+    sim = rig.sim
+    if action == "print":
+        number = f"{serial_number:018d}"
+        rig.driver.print_ticket(TicketData(**{**TICKET.__dict__, "validation_number": number}))
+    elif action.startswith("arm_"):
+        kind, _, when = action.removeprefix("arm_").rpartition("_")
+        sim.arm(kind, after_validation=when == "after")
+    elif action in ("garble", "bad_checksum", "short"):
+        sim.corrupt_next(action)
+    elif action == "silent":
+        sim.stop_answering()
+    elif action == "resume":
+        sim.resume_answering()
+    elif action == "power_on":
+        sim.power_on()
+    elif action == "unplug":
+        sim.unplug()
+    elif action == "replug":
+        sim.replug()
+    elif action == "paper_out":
+        sim.inject_fault("paper_out")
+    else:
+        sim.clear_fault()
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.sampled_from(PRINTER_ACTIONS), max_size=10),
+    st.lists(st.integers(1, 3), min_size=10, max_size=10),
+)
+def test_random_faults_count_each_printed_ticket_exactly_once(actions: list[str], polls: list[int]) -> None:
+    sim = TclPrinterSimulator()
+    clock = FakeClock()
+    with PtyTransport(sim) as transport:
+        driver = TclTicketPrinter(transport.port, clock, timeout_s=0.05, poll_interval_s=0.5)
+        rig = Rig(sim, driver, clock)
+        rig.poll_until(lambda _: driver.ready())
+        for serial_number, (action, count) in enumerate(zip(actions, polls, strict=False), 1):
+            printer_act(rig, action, serial_number)
+            rig.poll(count)
+        sim.resume_answering()
+        if not sim.plugged:
+            sim.power_on()
+        sim.clear_fault()
+        rig.poll_until(lambda _: driver.job is None and not driver.link.faulted, limit=15)
+        driver.close()
+    printed = [e.validation_number for e in of(TicketPrinted, rig.events)]
+    failed = [e.validation_number for e in of(TicketFailed, rig.events)]
+    issued = [fields[-1] for fields in sim.issued]
+    assert sorted(printed) == sorted(issued)  # counted if and only if its number reached the paper
+    assert len(set(printed)) == len(printed)  # and only once
+    assert not set(printed) & set(failed)  # never both
