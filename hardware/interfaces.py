@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Protocol
 
 
@@ -93,13 +93,13 @@ class ButtonChanged:
     pressed: bool
 
 
-class Door(str, Enum):
+class Door(StrEnum):
     MAIN = "main"
     LOGIC = "logic"
     CASH_BOX = "cash_box"
 
 
-class Key(str, Enum):
+class Key(StrEnum):
     OPERATOR = "operator"  # audit/operator menu
     ATTENDANT = "attendant"  # hand-pay and tilt reset
 
@@ -132,7 +132,7 @@ class TicketData:
     ticket_type: str = "CASHOUT TICKET"
 
 
-class LampState(str, Enum):
+class LampState(StrEnum):
     OFF = "off"
     ON = "on"
     FLASH = "flash"
