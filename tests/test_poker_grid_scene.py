@@ -8,7 +8,8 @@ import pygame
 import pytest
 
 from egm.config import load_cabinet_config
-from egm.video.scenes.poker_grid import GREEN, hand_rect, square_rect
+from egm.video import snap
+from egm.video.scenes.poker_grid import GREEN, SCREENSHOT_RECIPES, hand_rect, square_rect
 from egm.video.screenshot import credit
 from egm.video.session import Session
 
@@ -61,3 +62,20 @@ def test_legal_squares_are_lit(session: Session) -> None:
     rect = square_rect(row, col)
     assert tuple(surface.get_at((rect.x + 2, rect.centery)))[:3] == GREEN
     assert isinstance(surface, pygame.Surface)
+
+
+@pytest.mark.parametrize("name", sorted(SCREENSHOT_RECIPES))
+def test_screenshot_recipes_reach_the_table(signed_tree, tmp_path: Path, name: str) -> None:
+    s = Session(load_cabinet_config(signed_tree.config_path), tmp_path / "nvram", seed=5)
+    try:
+        SCREENSHOT_RECIPES[name](s)
+        if name == "poker-grid-play":
+            view = snap.table(s.cabinet.snapshot())["view"]
+            placed = [c for row in view["board"] for c in row if c not in ("", "W")]
+            assert view["step"] == "play" and len(placed) == 2 + 18  # starters and 9 turns of 2 seats
+        else:
+            assert s.state != "game.poker-grid.play"
+            assert s.cabinet.snapshot()["last_outcome"]["game_id"] == "poker-grid"
+        assert s.render().get_size() == (1920, 1080)
+    finally:
+        s.close()
