@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -163,6 +164,7 @@ def _run_dask(game_id: str, paytable: Any, strategy: str, chunks: list[Chunk], a
     except (OSError, TimeoutError, ValueError) as exc:
         raise LabError(f"cannot reach the Dask scheduler at {address} ({exc}); check the address and "
                        "that the scheduler is running") from exc
+    run_id = uuid.uuid4().hex  # task keys unique to this run, even on a cluster shared by many runs
     with client:
         workers = max(1, sum(client.nthreads().values()))
 
@@ -170,7 +172,7 @@ def _run_dask(game_id: str, paytable: Any, strategy: str, chunks: list[Chunk], a
             # distributed futures are not concurrent.futures futures; wrap each in one.
             future: Future[Tally] = Future()
             remote = client.submit(run_chunk, game_id, paytable, strategy, chunk, pure=False,
-                                   key=f"egm-{strategy}-{chunk.seed}-{chunk.index}")
+                                   key=f"egm-{run_id}-{strategy}-{chunk.index}")
 
             def relay(remote_future: Any) -> None:
                 if future.cancelled():
