@@ -18,6 +18,7 @@ from egm.lab.stats import (
     convergence,
     merge_in_order,
     poisson_rate_bounds,
+    return_quantiles,
     segment_trace,
     summarize,
 )
@@ -114,3 +115,8 @@ def test_award_never_seen_in_a_billion_games_fails_the_odds_limit() -> None:
 def test_a_paytable_naming_another_strategy_fails() -> None:
     check = strategy_check("house-way/1", "house-way/2")
     assert check.status == "fail" and "house-way/2" in check.detail
+
+
+def test_return_quantiles_from_the_histogram() -> None:
+    tally = tally_of([0] * 50 + [10] * 40 + [20] * 9 + [500])
+    assert return_quantiles(tally) == {"0.5": 0, "0.9": 10, "0.99": 20, "0.999": 500, "0.9999": 500}

@@ -16,7 +16,7 @@ from typing import Any
 from egm.config import CONFIG_DIR, JurisdictionConfig, load_jurisdiction
 from egm.lab.adapters import ExactFigure, LabAdapter, LabError, adapter_for
 from egm.lab.runner import RunResult, plan_chunks, run
-from egm.lab.stats import Summary, summarize
+from egm.lab.stats import Summary, return_quantiles, summarize
 from egm.lab.verdict import AwardEstimate, Verdict, estimate_awards, judge, strategy_check
 from egm.rom import PayTable, load_paytable
 
@@ -121,6 +121,7 @@ class Certification:
                         "paid_in_credits": tally.jackpot_paid_in,
                         "player_share_observed": self._observed_player_share()},
             "return_distribution": [[value, count] for value, count in sorted(tally.returns.items())],
+            "return_quantiles": return_quantiles(tally),
             "jurisdictions": [v.to_dict() for v in self.verdicts],
             "software_version": self.software_version,
         }

@@ -97,6 +97,9 @@ def render_report(result: Certification) -> str:
         ["sigma", f"{s.sigma:.5f}", "standard deviation of return per unit stake"],
         ["volatility index (90%)", f"{s.volatility_index:.5f}", "1.645 x sigma"],
         ["largest win seen", f"{s.max_win_seen:,} credits", "maximum return of one game"],
+        *([f"return quantile {float(level):.2%}", f"{value:,} credits",
+           "smallest return r with P(return <= r) >= level, from the exact histogram"]
+          for level, value in data["return_quantiles"].items()),
         ["games per second", f"{data['games_per_second']:,.0f}", "simulated games / wall time"],
     ]
     bounds = "".join(

@@ -140,6 +140,25 @@ def summarize(tally: Tally) -> Summary:
     )
 
 
+QUANTILES = (0.5, 0.9, 0.99, 0.999, 0.9999)
+
+
+def return_quantiles(tally: Tally, levels: tuple[float, ...] = QUANTILES) -> dict[str, int]:
+    """The per-game return (credits) at each quantile level, from the exact histogram:
+    the smallest return r with P(return <= r) >= level."""
+    out: dict[str, int] = {}
+    ordered = sorted(tally.returns.items())
+    for level in levels:
+        needed = level * tally.games
+        seen = 0
+        for value, count in ordered:
+            seen += count
+            if seen >= needed:
+                out[f"{level:g}"] = value
+                break
+    return out
+
+
 def convergence(tally: Tally) -> list[tuple[int, float]]:
     """(games so far, RTP so far) after each trace segment, from the merged chunk-ordered trace."""
     unit = Fraction(tally.stake, tally.games) if tally.games else Fraction(1)

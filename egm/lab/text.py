@@ -29,6 +29,8 @@ def render_text(result: Certification) -> str:
         f"{float(s.win_frequency):.4%} (return above stake)",
         f"  sigma per stake     {s.sigma:.4f};  volatility index (90%) {s.volatility_index:.4f}",
         f"  largest win seen    {s.max_win_seen:,} credits",
+        "  returns (credits)   " + ", ".join(f"{float(level):.2%} of games <= {value:,}"
+                                          for level, value in data["return_quantiles"].items()),
     ]
     for bound in result.bounds:
         b = bound.summary
