@@ -259,12 +259,21 @@ def test_joker_is_played_by_its_name(game: PokerGrid) -> None:
     assert round_.table.moves[0].card >= 52 and str(Card(round_.table.moves[0].card)) == "JK"
 
 
-def test_three_opponents_play_every_card(game: PokerGrid) -> None:
+def test_three_opponents_play_every_card(paytable: Any) -> None:
+    """The shipped pay table is heads-up only; a pay table allowing 3 opponents deals 4 seats."""
+    from types import SimpleNamespace
+
+    from egm.games.poker_grid.paytable import EXAMPLE, PokerGridRules
+
+    with pytest.raises(ValueError, match="1 to 1 opponents"):
+        start(PokerGrid(paytable), opponents=2)
+    game = PokerGrid(SimpleNamespace(header=paytable.header, rules=PokerGridRules.model_validate(EXAMPLE)))
     round_ = start(game, seed=8, opponents=3)
     while not round_.finished:
         round_.decide(round_.reference_decision())
     assert round_.table.seats == 4 and len(round_.table.moves) == 52
     assert sum(round_.table.scores) == sum(m.play.points for m in round_.table.moves)
+    assert round_.margin == round_.table.scores[0] - max(round_.table.scores[1:])
     with pytest.raises(ValueError, match="1 to 3 opponents"):
         start(game, opponents=4)
 
