@@ -13,7 +13,7 @@ opponent count). Awards are counted as games in which the customer made the hand
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from egm.games.poker_grid.game import PokerGrid
 from egm.games.poker_grid.paytable import HandAwards, PokerGridRules
@@ -59,7 +59,7 @@ class PokerGridLab(LabAdapter):
     game_id = "poker-grid"
     reference_strategy = MACHINE_STRATEGY
     best_strategy = LOOKAHEAD_STRATEGY
-    lower_strategy: ClassVar[str] = RANDOM_STRATEGY  # a strategy that bounds the RTP from below
+    lower_strategy = RANDOM_STRATEGY
     strategy_methods = STRATEGY_METHODS
 
     def chunk_games(self, strategy: str) -> int:
