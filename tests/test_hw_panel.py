@@ -55,7 +55,8 @@ def test_button_press_reported_once_and_acked(rig: Rig) -> None:
     rig.poll(3)
     assert of(ButtonChanged, rig.events) == [ButtonChanged("deal", True), ButtonChanged("deal", False)]
     assert not rig.sim.unacked
-    assert any(pp.encode_line("ACK", "5") in chunk for chunk in rig.sim.received)  # 3 switches + 2
+    ack = pp.encode_line("ACK", rig.sim.boot, "7")  # HELLO 0, 3 doors, 2 keys, then DOWN 6 and UP 7
+    assert any(ack in chunk for chunk in rig.sim.received)
 
 
 def test_lost_ack_repeats_the_event_but_it_counts_once(rig: Rig) -> None:
@@ -138,3 +139,42 @@ def test_fuzz_driver_survives_random_bytes(replies: list[bytes]) -> None:
     for _ in range(len(replies) + 2):
         for event in driver.poll():
             assert isinstance(event, ButtonChanged | DoorChanged | KeyTurned | DeviceFault)
+
+
+PANEL_ACTIONS = ("deal", "bet", "cash_out", "garble", "bad_checksum", "short", "silent", "resume", "replug")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.sampled_from(PANEL_ACTIONS), max_size=12),
+    st.lists(st.integers(0, 2), min_size=12, max_size=12),
+)
+def test_random_faults_report_each_press_at_most_once(actions: list[str], polls: list[int]) -> None:
+    sim = PanelSimulator()
+    clock = FakeClock()
+    taps: list[str] = []
+    with PtyTransport(sim) as transport:
+        driver = SerialButtonPanel(transport.port, clock, timeout_s=0.05)
+        rig = Rig(sim, driver, clock)
+        rig.poll_until(lambda _: not sim.unacked)
+        for action, count in zip(actions, polls, strict=False):
+            if action in ("garble", "bad_checksum", "short"):
+                sim.corrupt_next(action)
+            elif action == "silent":
+                sim.stop_answering()
+            elif action == "resume":
+                sim.resume_answering()
+            elif action == "replug":
+                sim.replug()
+            else:
+                sim.tap(action)
+                taps.append(action)
+            rig.poll(count)
+        sim.resume_answering()
+        rig.poll_until(lambda _: not sim.unacked and not driver.link.faulted, limit=15)
+        driver.close()
+    presses = [e.button for e in of(ButtonChanged, rig.events) if e.pressed]
+    for button in set(presses):
+        assert presses.count(button) <= taps.count(button)  # never a press that was not made
+    if "replug" not in actions:  # the panel kept power: every press arrives, exactly once
+        assert sorted(presses) == sorted(taps)

@@ -1,16 +1,17 @@
 """The serial button panel driver (`egm-panel` protocol): `ButtonPanel` and `DoorsAndKeys`.
 
 Each poll sends the lamp commands that changed and a heartbeat PING. Button, door and key events
-the panel sent on its own are read on the way, acknowledged, and reported once each (the panel
-numbers them and repeats them until acknowledged). A panel that misses heartbeats becomes a
-`DeviceFault(kind="communication")`; when it powers up again (HELLO) every lamp is sent again and
-buttons the host thought held are released.
+the panel sent on its own are read on the way and taken strictly in the panel's numbering order,
+each acknowledged and reported once: the panel repeats unacknowledged events, in order, before
+every PONG, so an event after a lost one waits for the repeat (a press and its release never
+swap). A panel that misses heartbeats becomes a
+`DeviceFault(kind="communication")`; when a new session starts (HELLO: the panel powered up, or
+answered our SYNC) every lamp is sent again and buttons the host thought held are released.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import deque
 
 from egm.clock import Clock
 from hardware.interfaces import ButtonChanged, Door, DoorChanged, Key, KeyTurned, LampState
@@ -21,7 +22,6 @@ from hardware.serial.ports import PANEL_LINE, PortFactory, open_serial_port
 log = logging.getLogger(__name__)
 
 DEVICE = "button_panel"
-SEEN_WINDOW = 64
 
 
 class SerialButtonPanel:
@@ -47,7 +47,9 @@ class SerialButtonPanel:
         self.pressed: set[str] = set()
         self.doors: dict[Door, bool] = {}
         self.keys: dict[Key, bool] = {}
-        self.seen: deque[int] = deque(maxlen=SEEN_WINDOW)
+        self.boot: str | None = None  # the panel's session, once its HELLO arrived
+        self.expected = 1  # the session's next event number
+        self.answered = False  # the panel has answered a heartbeat
         self.seq = 0
 
     # --- ButtonPanel / DoorsAndKeys ----------------------------------------------------------
@@ -68,7 +70,10 @@ class SerialButtonPanel:
                 line = pp.encode_line("LAMP", str(seq), button, self.lamps[button].value.upper())
                 if self._request(line, "ACK", seq) is not None:
                     self.lamps_to_send.discard(button)
-            self._request(pp.encode_line("PING", str(self._next_seq())), "PONG", self.seq)
+            # a panel that answers but never showed us its session's HELLO is asked for a new one
+            heartbeat = "SYNC" if self.boot is None and self.answered else "PING"
+            if self._request(pp.encode_line(heartbeat, str(self._next_seq())), "PONG", self.seq):
+                self.answered = True
         events = self.link.take_events() + self.events
         self.events = []
         return events
@@ -89,27 +94,45 @@ class SerialButtonPanel:
 
     def _on_message(self, message: pp.PanelMessage) -> None:
         kind, fields = message.kind, message.fields
-        if kind == "HELLO":
-            log.info("button panel powered up (%s)", ",".join(fields[1:]))
-            self.seen.clear()
-            self.lamps_to_send = set(self.lamps)
-            for button in sorted(self.pressed):
-                self.events.append(ButtonChanged(button, False))
-            self.pressed.clear()
-        elif kind in ("BTN", "DOOR", "KEY") and len(fields) == 4:
-            seq = pp.parse_seq(fields[1])
-            if seq is None:
-                log.warning("button panel: event %s has a bad number; ignored", fields)
-                return
-            self.link.send(pp.encode_line("ACK", fields[1]))
-            if seq in self.seen:
-                return  # a repeat of an event already reported
-            self.seen.append(seq)
-            self._on_event(kind, fields[2], fields[3])
+        if kind == "HELLO" or kind in pp.EVENT_KINDS:
+            self._on_numbered(kind, fields)
         elif kind == "NAK":
             log.warning("button panel refused a line: %s", ",".join(fields[1:]))
         elif kind not in ("PONG", "ACK"):
             log.warning("button panel: unexpected message %s; ignored", fields)
+
+    def _on_numbered(self, kind: str, fields: tuple[str, ...]) -> None:
+        """HELLO and events: strictly in the panel's order, each reported once (see panel_protocol)."""
+        size = 4 if kind == "HELLO" else 5
+        seq = pp.parse_seq(fields[2]) if len(fields) == size else None
+        if seq is None or not pp.BOOT.fullmatch(fields[1]) or (seq == 0) != (kind == "HELLO"):
+            log.warning("button panel: malformed %s; ignored", ",".join(fields))
+            return
+        boot = fields[1]
+        if kind == "HELLO":
+            if boot != self.boot:
+                self.boot, self.expected = boot, 1
+                self._on_hello(fields[3])
+            self.link.send(pp.encode_line("ACK", boot, "0"))
+            return
+        if boot != self.boot:
+            return  # another session: wait for its HELLO
+        behind = (self.expected - seq) % (pp.SEQ_MODULO - 1)
+        if seq == self.expected:
+            self.expected = pp.next_seq(seq)
+            self.link.send(pp.encode_line("ACK", boot, fields[2]))
+            self._on_event(kind, fields[3], fields[4])
+        elif behind < pp.SEQ_MODULO // 2:  # reported already; our ACK was lost
+            self.link.send(pp.encode_line("ACK", boot, fields[2]))
+        else:
+            log.info("button panel: event %d came before %d; waiting for the repeat", seq, self.expected)
+
+    def _on_hello(self, firmware: str) -> None:
+        log.info("button panel session started (%s)", firmware)
+        self.lamps_to_send = set(self.lamps)
+        for button in sorted(self.pressed):
+            self.events.append(ButtonChanged(button, False))
+        self.pressed.clear()
 
     def _on_event(self, kind: str, name: str, value: str) -> None:
         if kind == "BTN" and pp.NAME.fullmatch(name) and value in ("DOWN", "UP"):

@@ -1,29 +1,36 @@
 """The `egm-panel` line protocol of our serial button panel (a microcontroller on a USB serial port).
 
-Every message is one ASCII line: `BODY*CS\\n`. BODY is comma-separated fields of printable ASCII
+Every message is one ASCII line: `BODY*CS\n`. BODY is comma-separated fields of printable ASCII
 (no `*`), at most 60 characters; CS is the XOR of BODY's bytes as two upper-case hex digits (as in
 NMEA 0183). Host -> panel:
 
-    PING,<seq>                         heartbeat; the panel answers PONG,<seq>
-    LAMP,<seq>,<button>,ON|OFF|FLASH   set a button lamp; the panel answers ACK,<seq>
-    ACK,<seq>                          the host got the panel's event <seq>
+    PING,<n>                           heartbeat; the panel answers PONG,<n>
+    SYNC,<n>                           start a new session (as at power-up); answered PONG,<n>
+    LAMP,<n>,<button>,ON|OFF|FLASH     set a button lamp; the panel answers ACK,<n>
+    ACK,<boot>,<seq>                   the host took the panel's event <seq> of session <boot>
 
-Panel -> host:
+Panel -> host (events; <boot> is 4 hex digits chosen at random for each session):
 
-    HELLO,<firmware>                   after power-up (then the state of every door and key)
-    BTN,<seq>,<button>,DOWN|UP         a button changed
-    DOOR,<seq>,<door>,OPEN|CLOSED      a door switch changed
-    KEY,<seq>,<key>,ON|OFF             a key switch turned
-    PONG,<seq> / ACK,<seq>             answers to the host
+    HELLO,<boot>,0,<firmware>          event 0 of a session: after power-up or SYNC, followed by the
+                                       state of every door and key
+    BTN,<boot>,<seq>,<button>,DOWN|UP  a button changed
+    DOOR,<boot>,<seq>,<door>,OPEN|CLOSED
+    KEY,<boot>,<seq>,<key>,ON|OFF
+    PONG,<n> / ACK,<n>                 answers to the host
     NAK,<reason>                       the host's line was malformed
 
-The panel numbers its events 0..999 (wrapping) and sends each one again on every PING until the
-host ACKs it; the host ignores numbers it has already seen, so an event counts once.
+Events are numbered 1..999 in a session (then 1 again; 0 is the HELLO). The panel sends each event
+at once, and every unacknowledged event again, in order, before each PONG. The host takes events
+strictly in order: the next number is reported and ACKed, an older number of the same session is
+ACKed again (the ACK was lost) but not reported, a later number waits for the repeat of the
+missing ones, and a new session starts only at its HELLO. So each event counts once, a press never
+overtakes its release, and a panel restart is never mistaken for old events. A host that does not
+know the session (it just started) sends SYNC instead of PING.
 
 >>> encode_line("PING", "7")
 b'PING,7*0B\\n'
->>> LineReader().feed(b"BTN,3,deal,DOWN*59\\n")
-[PanelMessage(fields=('BTN', '3', 'deal', 'DOWN'))]
+>>> LineReader().feed(b"BTN,1A2B,3,deal,DOWN*75\\n")
+[PanelMessage(fields=('BTN', '1A2B', '3', 'deal', 'DOWN'))]
 """
 
 from __future__ import annotations
@@ -34,7 +41,9 @@ from dataclasses import dataclass
 from hardware.serial.link import FrameError
 
 MAX_BODY = 60
-SEQ_MODULO = 1000
+SEQ_MODULO = 1000  # event numbers 1..999; 0 is a session's HELLO
+EVENT_KINDS = ("BTN", "DOOR", "KEY")
+BOOT = re.compile(r"[0-9A-F]{4}")
 NAME = re.compile(r"[a-z][a-z0-9_]{0,15}")
 LAMP_STATES = ("ON", "OFF", "FLASH")
 
@@ -109,3 +118,8 @@ def parse_line(line: bytes) -> PanelMessage | FrameError:
 
 def parse_seq(text: str) -> int | None:
     return int(text) if text.isdigit() and len(text) <= 3 else None
+
+
+def next_seq(seq: int) -> int:
+    """The event number after `seq` (1..999, wrapping to 1)."""
+    return seq % (SEQ_MODULO - 1) + 1

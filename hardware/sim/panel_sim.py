@@ -1,12 +1,15 @@
 """A simulator of our serial button panel (the panel's side of the `egm-panel` protocol).
 
-`press`/`release`, `open_door`/`close_door` and `turn_key` queue numbered events; each is sent at
-once and again on every PING until the host ACKs it. Lamp states the host set are in `lamps`.
+`press`/`release`/`tap`, `set_door` and `turn_key` queue numbered events of the current session;
+each is sent at once, and every unacknowledged one again, in order, before each PONG. A SYNC or a
+power-up starts a new session (a new random id, HELLO, then the doors and keys). Lamp states the
+host set are in `lamps`.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 
 from hardware.interfaces import Door, Key
 from hardware.serial import panel_protocol as pp
@@ -28,9 +31,15 @@ class PanelSimulator(SimDevice):
     def power_up(self) -> None:
         self.reader = pp.LineReader()
         self.lamps: dict[str, str] = {}
+        self._new_session()
+
+    def _new_session(self) -> None:
+        """A fresh session id, numbering from the HELLO (0), then the state of every door and key."""
+        self.boot = secrets.token_hex(2).upper()
         self.seq = 0
-        self.unacked: dict[int, bytes] = {}
-        self.outbox = pp.encode_line("HELLO", FIRMWARE)
+        hello = pp.encode_line("HELLO", self.boot, "0", FIRMWARE)
+        self.unacked: dict[int, bytes] = {0: hello}
+        self.outbox = hello
         for door in Door:
             self._event("DOOR", door.value, "OPEN" if door in self.doors_open else "CLOSED")
         for key in Key:
@@ -55,21 +64,24 @@ class PanelSimulator(SimDevice):
 
     def _message(self, fields: tuple[str, ...]) -> bytes:
         kind = fields[0]
-        if kind == "PING" and len(fields) == 2:
+        if kind in ("PING", "SYNC") and len(fields) == 2:
+            if kind == "SYNC":
+                self._new_session()
+                self.outbox = b""  # sent just below, in order
             return b"".join(self.unacked.values()) + pp.encode_line("PONG", fields[1])
         if kind == "LAMP" and len(fields) == 4 and fields[3] in pp.LAMP_STATES:
             self.lamps[fields[2]] = fields[3]
             return pp.encode_line("ACK", fields[1])
-        if kind == "ACK" and len(fields) == 2:
-            seq = pp.parse_seq(fields[1])
-            if seq is not None:
+        if kind == "ACK" and len(fields) == 3:
+            seq = pp.parse_seq(fields[2])
+            if fields[1] == self.boot and seq is not None:
                 self.unacked.pop(seq, None)
             return b""
         return pp.encode_line("NAK", "unknown message")
 
     def _event(self, kind: str, name: str, value: str) -> None:
-        self.seq = (self.seq + 1) % pp.SEQ_MODULO
-        line = pp.encode_line(kind, str(self.seq), name, value)
+        self.seq = pp.next_seq(self.seq)
+        line = pp.encode_line(kind, self.boot, str(self.seq), name, value)
         self.unacked[self.seq] = line
         self.outbox += line
 
