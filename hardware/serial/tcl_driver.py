@@ -96,7 +96,9 @@ class TclTicketPrinter:
             return
         before = self.link.exchange(t.STATUS_REQUEST, self.reader)
         if before is None or before.has(t.BARCODE_DATA_ACCESSED) or before.faults() or before.busy:
-            self.events.append(TicketFailed(number, "the printer did not clear its flags for a new ticket"))
+            faults = before.faults() if before is not None else {}
+            reason = next(iter(faults.values()), "the printer did not clear its flags for a new ticket")
+            self.events.append(TicketFailed(number, reason))
             return
         if not self.link.send(command):
             self.events.append(TicketFailed(number, "the ticket could not be sent to the printer"))
