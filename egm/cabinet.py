@@ -511,6 +511,9 @@ class Cabinet:
             self.round.decide(event.decision)
         except DecisionRefused as exc:
             return self._refuse(event, str(exc))
+        if self.round.finished:  # the last step and the settlement are one transaction
+            self._finish_round()
+            return ACCEPTED
         memory = self.memory
         assert memory is not None
         record = {**memory.get("game"), "round": self.round.to_record()}
@@ -561,7 +564,8 @@ class Cabinet:
             if outcome.pools_cents:
                 tx.set("pools", {**memory.get("pools", {}), **outcome.pools_cents})
             tx.set("scoreboard", scoreboard)
-            tx.add_recall({**record, "outcome": {**result, "summary": dict(outcome.summary)}})
+            final = {**record, "round": self.round.to_record()}
+            tx.add_recall({**final, "outcome": {**result, "summary": dict(outcome.summary)}})
             tx.set("game", None)
 
         if not self._commit(finish):

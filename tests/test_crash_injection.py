@@ -115,7 +115,7 @@ def crash_many_times(scenario: Scenario, nvram: Path, kills: int, rng: random.Ra
     started = time.monotonic()
     first = scenario.child(nvram)
     out, err = first.communicate(timeout=120)
-    assert first.returncode == 0, err
+    assert first.returncode == 0, out + err
     full_run = time.monotonic() - started
     played = check_memory(scenario, nvram)
     for _ in range(kills):
@@ -128,7 +128,7 @@ def crash_many_times(scenario: Scenario, nvram: Path, kills: int, rng: random.Ra
         played = played_now
     last = scenario.child(nvram)
     out, err = last.communicate(timeout=120)
-    assert last.returncode == 0, err
+    assert last.returncode == 0, out + err
     report = json.loads(out)
     assert report["state"] == "attract" and report["meters"]["current_credits"] == 0
     assert 2 <= report["meters"]["power_resets"] <= kills + 2  # a kill during start-up boots nothing
