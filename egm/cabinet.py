@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from itertools import pairwise
@@ -872,8 +873,8 @@ class Cabinet:
         except AccountingBreach as exc:
             self._record_accounting_error(str(exc))
             return False
-        except RamError as exc:
-            self._enter_ram_error(str(exc))
+        except sqlite3.Error as exc:  # the memory could not be written: nothing may be acknowledged
+            self._enter_ram_error(f"wager memory write failed ({exc}); an operator RAM clear is required")
             return False
         return True
 

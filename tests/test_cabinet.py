@@ -439,3 +439,14 @@ def test_power_cut_during_a_hand_pay_locks_up_again(tmp_path: Path) -> None:
     assert again.state == "handpay" and again.recovered == ["hand pay"] and again.credits_cents == 5000
     again.handle(KeyTurned(Key.ATTENDANT, True))
     assert money(again)["handpaid_cancelled_credits"] == 5000 and again.credits_cents == 0
+
+
+def test_a_memory_write_failure_is_a_ram_error_and_acknowledges_nothing(cabinet: Any, monkeypatch) -> None:
+    def failing_commit(tx: Any) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(cabinet.memory, "_commit", failing_commit)
+    cabinet.devices.bill_acceptor.insert_bill(2000)
+    cabinet.poll_devices()
+    assert cabinet.tilt == "ram_error" and "disk I/O error" in cabinet.snapshot()["tilt_detail"]
+    assert cabinet.credits_cents == 0 and cabinet.devices.bill_acceptor.stacked == []  # never stacked
