@@ -11,7 +11,8 @@ values by table key: (category, top rank, second rank) for the front, (category,
 middle and the back. A key's entry is 1000 x (P(a row of that position has a lower key) + P(same
 key) / 2), rounded half up: the chance that a row with that key beats an opponent's row, ties
 counted half. The next round uses the new tables. With --write the last round's tables replace the
-block between "# BEGIN TABLES" and "# END TABLES" of house_way.py; otherwise they are printed.
+block between "# BEGIN TABLES" and "# END TABLES" of house_way.py (and numba's cached code of
+egm/lab is deleted, since numba would not notice the new constants); otherwise they are printed.
 The shipped tables: --hands 2000000 --rounds 4 --seed 2 (the defaults).
 """
 
@@ -28,7 +29,8 @@ from egm.games.dragon_poker.house_way import WIN_SCALE
 from egm.lab.dragon_house_way import house_way_with
 from egm.poker import Category
 
-HOUSE_WAY_FILE = Path(__file__).resolve().parents[1] / "egm" / "games" / "dragon_poker" / "house_way.py"
+ROOT = Path(__file__).resolve().parents[1]
+HOUSE_WAY_FILE = ROOT / "egm" / "games" / "dragon_poker" / "house_way.py"
 FRONT_CATEGORIES = (Category.HIGH_CARD, Category.PAIR, Category.THREE_OF_A_KIND)
 
 
@@ -104,6 +106,10 @@ def main() -> None:
     source = HOUSE_WAY_FILE.read_text()
     block = re.compile(r"(# BEGIN TABLES[^\n]*\n).*?(# END TABLES)", re.S)
     HOUSE_WAY_FILE.write_text(block.sub(lambda m: m.group(1) + text + "\n" + m.group(2), source))
+    # numba's cache does not notice a change in another module's constants: drop the lab's compiled
+    # code so that the kernels compile again with the new tables.
+    for cached in (ROOT / "egm" / "lab" / "__pycache__").glob("*.nb[ic]"):
+        cached.unlink()
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from egm.games.dragon_poker.house_way import (
 from egm.lab.fast_eval import best3_mask, best5_mask
 from egm.poker import Category
 
-MAX_SEEDS = 23  # none + 3 for each of at most 6 pairs + 4 trips + 2 high-card + 1 joker seeds
+MAX_SEEDS = 64  # none + 3 for each of at most 6 pairs + 4 trips + 2 high-card + 1 joker seeds
 
 
 def front_table(front_wins: dict[Category, tuple[tuple[int, ...], ...]]) -> np.ndarray:
@@ -87,19 +87,38 @@ def _held(cards: int) -> int:
 
 
 @njit(cache=True)
-def _lowest(bits: int, k: int) -> int:
-    """The k lowest set bits of `bits`."""
-    out = 0
-    for _ in range(k):
-        bit = bits & -bits
-        out |= bit
-        bits ^= bit
+def _suit_order(mask: int) -> np.ndarray:
+    """The four suits by how many cards of them the hand holds, fewest first (ties: lowest suit)."""
+    held = np.zeros(4, np.int64)
+    for suit in range(4):
+        for rank in range(13):
+            held[suit] += (mask >> (4 * rank + suit)) & 1
+    order = np.arange(4)
+    for i in range(1, 4):  # insertion sort by (held, suit)
+        j = i
+        while j > 0 and held[order[j - 1]] > held[order[j]]:
+            order[j - 1], order[j] = order[j], order[j - 1]
+            j -= 1
+    return order
+
+
+@njit(cache=True)
+def _pick(mask: int, rank: int, k: int, order: np.ndarray) -> int:
+    """k cards of `rank`, from the suits the hand holds fewest of first."""
+    out = np.int64(0)
+    got = 0
+    for suit in order:
+        card = np.int64(1) << (4 * rank + suit)
+        if got < k and mask & card:
+            out |= card
+            got += 1
     return out
 
 
 @njit(cache=True)
 def _seeds(mask: int, seeds: np.ndarray) -> int:
     """Fill `seeds` with the seed masks of step 2, in order; return how many."""
+    order = _suit_order(mask)
     singles = np.empty(13, np.int64)  # single cards, highest rank first
     n_singles = 0
     for rank in range(12, -1, -1):
@@ -109,35 +128,27 @@ def _seeds(mask: int, seeds: np.ndarray) -> int:
             n_singles += 1
     seeds[0] = 0
     n = 1
-    lowest_paired = -1
     highest_paired = -1
     for rank in range(13):
         if _held(_rank_cards(mask, rank)) >= 2:
             highest_paired = rank
-            if lowest_paired < 0:
-                lowest_paired = rank
-    second_lowest_paired = -1
-    for rank in range(lowest_paired + 1, 13):
-        if _held(_rank_cards(mask, rank)) >= 2:
-            second_lowest_paired = rank
-            break
     for rank in range(highest_paired, -1, -1):
         cards = _rank_cards(mask, rank)
         if _held(cards) >= 2:
-            pair = _lowest(cards, 2) << (4 * rank)
+            pair = _pick(mask, rank, 2, order)
             if n_singles:
                 seeds[n] = pair | singles[0]
                 n += 1
             seeds[n] = pair
             n += 1
-            breaker = lowest_paired if rank != lowest_paired else second_lowest_paired
-            if breaker >= 0:
-                seeds[n] = pair | _lowest(_rank_cards(mask, breaker), 1) << (4 * breaker)
-                n += 1
+            for breaker in range(13):
+                if breaker != rank and _held(_rank_cards(mask, breaker)) >= 2:
+                    seeds[n] = pair | _pick(mask, breaker, 1, order)
+                    n += 1
     for rank in range(12, -1, -1):
         cards = _rank_cards(mask, rank)
         if _held(cards) >= 3:
-            seeds[n] = _lowest(cards, 3) << (4 * rank)
+            seeds[n] = _pick(mask, rank, 3, order)
             n += 1
     if n_singles >= 3:
         seeds[n] = singles[0] | singles[1] | singles[2]
@@ -145,9 +156,21 @@ def _seeds(mask: int, seeds: np.ndarray) -> int:
     if n_singles >= 4:
         seeds[n] = singles[0] | singles[n_singles - 2] | singles[n_singles - 1]
         n += 1
+    if n_singles >= 2:
+        seeds[n] = singles[0] | singles[1]
+        n += 1
+    if n_singles >= 1:
+        seeds[n] = singles[0]
+        n += 1
+        if highest_paired >= 0 and singles[0] < (np.int64(1) << (4 * highest_paired)):
+            seeds[n] = singles[0] | _pick(mask, highest_paired, 1, order)
+            n += 1
     jokers = mask >> 52
     if jokers and n_singles >= 2:
         seeds[n] = (np.int64(jokers & -jokers) << 52) | singles[0] | singles[1]
+        n += 1
+    if jokers and n_singles >= 1:
+        seeds[n] = (np.int64(jokers & -jokers) << 52) | singles[0]
         n += 1
     return n
 

@@ -5,16 +5,21 @@ same way, and it is the reference strategy for the player seat in the lab.
 
 It tries a short, fixed list of SEEDS, sets the hand around each, and plays the best-scoring setting:
 
-1. A seed is a set of 0, 2 or 3 cards placed in the front. The rest is set greedily: back = the best
+1. A seed is a set of 0 to 3 cards placed in the front. The rest is set greedily: back = the best
    5 of the other cards (`egm.poker.best_hand`), middle = the best 5 of what is left, and the front
    is the seed plus what is left after that. A setting that fouls is dropped.
-2. The seeds, in order: none (the greedy setting, house-way/1's, which never fouls); for each rank
-   held two or more times, highest first: its pair with the highest single card, its pair alone, and
-   its pair with a card of the lowest other rank held two or more times (breaking that pair); for
-   each rank held three or more times, its three; the three highest single cards; the highest
-   single card with the two lowest (four or more singles); the first joker with the two highest
-   single cards. "Single card": a natural card whose rank the hand holds exactly once; the cards of a
-   rank are taken lowest suit first.
+2. The seeds, in order (the cards of a rank are taken from the suits the hand holds fewest of first,
+   ties to the lowest suit, so a flush keeps its cards; a "single" is a natural card whose rank the
+   hand holds exactly once):
+   a. none: the greedy setting (house-way/1's), which never fouls;
+   b. for each rank held two or more times, highest first, its pair P: P with the highest single; P
+      alone; P with one card of each other rank held two or more times, lowest rank first (these
+      break a full house or two pair);
+   c. for each rank held three or more times, highest first, three of its cards;
+   d. the three highest singles; the highest single with the two lowest (four or more singles);
+      the two highest singles; the highest single alone; the highest single with a card of the
+      highest rank held two or more times, when that rank is above it;
+   e. the first joker with the two highest singles; the first joker with the highest single.
 3. Score, in integers: P(win two or more rows) in units of 1 / 1000**6, plus P(win all three) / 10,
    plus POINT (1000**6 / 10: a point counts as a tenth of a hand won) for each bonus point the
    setting holds (BONUS_POINTS, the patent's default points). Each row is won with q = w * w, where
@@ -37,6 +42,7 @@ identical.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from egm.cards import Card
@@ -61,32 +67,32 @@ FRONT_WINS: dict[Category, tuple[tuple[int, ...], ...]] = {
     Category.HIGH_CARD: (  # [top rank - 1][second rank + 1 or 0]
         (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
         (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
-        (0, 0, 7, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13),
-        (13, 13, 18, 31, 38, 38, 38, 38, 38, 38, 38, 38, 38, 38),
-        (38, 38, 41, 48, 58, 63, 63, 63, 63, 63, 63, 63, 63, 63),
-        (63, 63, 65, 68, 73, 80, 84, 84, 84, 84, 84, 84, 84, 84),
-        (84, 84, 84, 86, 89, 93, 98, 101, 101, 101, 101, 101, 101, 101),
-        (101, 101, 102, 103, 105, 108, 111, 117, 120, 120, 120, 120, 120, 120),
-        (120, 120, 120, 121, 123, 125, 128, 133, 139, 142, 142, 142, 142, 142),
-        (142, 142, 143, 145, 147, 149, 152, 156, 163, 173, 179, 179, 179, 179),
-        (179, 179, 180, 183, 186, 190, 193, 197, 204, 214, 232, 243, 243, 243),
-        (243, 243, 246, 252, 259, 265, 270, 276, 283, 294, 313, 346, 366, 366),
-        (366, 366, 371, 382, 395, 406, 415, 422, 429, 440, 458, 490, 547, 583),
+        (0, 0, 6, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13),
+        (13, 13, 17, 29, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36),
+        (36, 36, 39, 45, 55, 60, 60, 60, 60, 60, 60, 60, 60, 60),
+        (60, 60, 61, 64, 69, 75, 78, 78, 78, 78, 78, 78, 78, 78),
+        (78, 78, 79, 80, 83, 86, 91, 93, 93, 93, 93, 93, 93, 93),
+        (93, 93, 94, 95, 96, 98, 101, 105, 107, 107, 107, 107, 107, 107),
+        (107, 107, 108, 109, 110, 112, 114, 118, 123, 126, 126, 126, 126, 126),
+        (126, 126, 127, 128, 129, 131, 134, 137, 142, 150, 155, 155, 155, 155),
+        (155, 155, 156, 158, 160, 162, 165, 168, 174, 182, 197, 206, 206, 206),
+        (206, 206, 207, 210, 214, 218, 222, 226, 231, 241, 257, 286, 304, 304),
+        (304, 304, 307, 313, 320, 327, 334, 340, 347, 358, 377, 411, 473, 513),
     ),
     Category.PAIR: (  # [top rank - 1][second rank + 1 or 0]
-        (583, 583, 585, 588, 590, 591, 593, 593, 594, 596, 597, 600, 602, 605),
-        (606, 608, 610, 611, 613, 614, 615, 616, 617, 618, 620, 622, 624, 627),
-        (628, 630, 634, 635, 636, 637, 638, 639, 639, 641, 642, 644, 647, 649),
-        (651, 652, 656, 658, 658, 659, 660, 661, 661, 663, 664, 666, 668, 671),
-        (672, 674, 677, 679, 681, 682, 683, 684, 685, 686, 688, 690, 692, 695),
-        (696, 698, 701, 704, 705, 707, 707, 708, 709, 711, 712, 715, 719, 723),
-        (725, 727, 730, 733, 735, 736, 737, 738, 739, 740, 742, 745, 749, 754),
-        (756, 758, 761, 764, 766, 767, 769, 770, 771, 772, 774, 777, 781, 786),
-        (789, 790, 793, 795, 797, 799, 800, 802, 804, 805, 806, 809, 813, 818),
-        (821, 823, 825, 828, 830, 831, 833, 835, 837, 840, 842, 844, 848, 854),
-        (857, 858, 861, 864, 866, 868, 869, 871, 874, 877, 882, 885, 888, 894),
-        (897, 899, 902, 905, 908, 909, 911, 914, 916, 920, 925, 933, 937, 941),
-        (944, 946, 950, 953, 955, 958, 960, 962, 965, 969, 975, 982, 991, 996),
+        (513, 513, 514, 516, 517, 518, 518, 519, 520, 522, 523, 525, 528, 532),
+        (534, 535, 537, 537, 538, 539, 540, 541, 542, 543, 545, 547, 550, 554),
+        (556, 558, 560, 561, 561, 562, 563, 564, 565, 566, 568, 570, 574, 578),
+        (580, 581, 583, 585, 586, 586, 587, 588, 589, 590, 592, 595, 599, 603),
+        (606, 607, 610, 612, 614, 615, 616, 617, 618, 620, 623, 626, 632, 637),
+        (640, 642, 645, 647, 649, 651, 652, 652, 654, 655, 658, 662, 668, 675),
+        (680, 681, 684, 687, 689, 690, 692, 693, 693, 695, 698, 701, 706, 714),
+        (718, 720, 723, 725, 727, 729, 730, 732, 733, 734, 736, 740, 745, 752),
+        (756, 757, 760, 762, 764, 766, 767, 769, 772, 773, 774, 777, 782, 788),
+        (792, 794, 797, 799, 802, 803, 805, 807, 810, 814, 816, 818, 822, 829),
+        (833, 835, 838, 841, 843, 845, 847, 850, 853, 857, 863, 866, 869, 876),
+        (879, 881, 886, 889, 892, 894, 897, 899, 903, 907, 913, 922, 927, 930),
+        (934, 937, 941, 945, 948, 951, 954, 957, 960, 965, 972, 980, 990, 996),
     ),
     Category.THREE_OF_A_KIND: (  # [top rank - 1][second rank + 1 or 0]
         (997, 997, 997, 997, 997, 997, 997, 997, 997, 997, 997, 997, 997, 997),
@@ -105,13 +111,13 @@ FRONT_WINS: dict[Category, tuple[tuple[int, ...], ...]] = {
     ),
 }
 MIDDLE_WINS: dict[Category, tuple[int, ...]] = {  # [top rank - 1], deuce .. ace
-    Category.HIGH_CARD: (0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 3, 13, 38),
-    Category.PAIR: (74, 110, 143, 174, 201, 227, 253, 281, 308, 337, 368, 404, 442),
-    Category.TWO_PAIR: (461, 470, 492, 524, 561, 601, 637, 668, 694, 717, 737, 754, 767),
-    Category.THREE_OF_A_KIND: (776, 783, 790, 795, 799, 803, 807, 810, 812, 815, 817, 819, 821),
-    Category.STRAIGHT: (822, 822, 822, 829, 844, 860, 874, 886, 896, 906, 914, 922, 928),
-    Category.FLUSH: (932, 932, 932, 932, 932, 932, 932, 934, 937, 943, 952, 965, 979),
-    Category.FULL_HOUSE: (987, 989, 990, 992, 993, 995, 996, 997, 998, 998, 999, 999, 999),
+    Category.HIGH_CARD: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 11, 35),
+    Category.PAIR: (67, 95, 120, 143, 165, 190, 219, 251, 286, 321, 361, 403, 446),
+    Category.TWO_PAIR: (468, 478, 505, 541, 580, 618, 651, 678, 701, 720, 737, 752, 764),
+    Category.THREE_OF_A_KIND: (774, 782, 790, 796, 801, 805, 809, 813, 815, 818, 820, 822, 824),
+    Category.STRAIGHT: (825, 825, 825, 832, 848, 863, 876, 887, 897, 906, 914, 922, 929),
+    Category.FLUSH: (932, 932, 932, 932, 932, 932, 933, 934, 937, 943, 952, 965, 979),
+    Category.FULL_HOUSE: (987, 989, 991, 992, 994, 995, 996, 997, 998, 998, 999, 999, 999),
     Category.FOUR_OF_A_KIND: (1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000),
     Category.STRAIGHT_FLUSH: (1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000),
     Category.FIVE_OF_A_KIND: (1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000),
@@ -119,14 +125,14 @@ MIDDLE_WINS: dict[Category, tuple[int, ...]] = {  # [top rank - 1], deuce .. ace
 BACK_WINS: dict[Category, tuple[int, ...]] = {  # [top rank - 1], deuce .. ace
     Category.HIGH_CARD: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
     Category.PAIR: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
-    Category.TWO_PAIR: (0, 0, 0, 0, 1, 3, 7, 13, 22, 34, 49, 67, 87),
-    Category.THREE_OF_A_KIND: (97, 97, 97, 97, 97, 97, 97, 97, 97, 97, 97, 97, 97),
-    Category.STRAIGHT: (97, 97, 97, 103, 118, 136, 152, 169, 186, 202, 218, 233, 252),
-    Category.FLUSH: (263, 263, 263, 263, 263, 263, 264, 266, 270, 278, 293, 319, 374),
-    Category.FULL_HOUSE: (419, 433, 448, 464, 481, 499, 519, 542, 568, 597, 630, 666, 704),
-    Category.FOUR_OF_A_KIND: (728, 738, 748, 758, 768, 779, 790, 801, 813, 825, 837, 850, 864),
-    Category.STRAIGHT_FLUSH: (870, 870, 870, 875, 884, 895, 905, 914, 924, 934, 944, 955, 968),
-    Category.FIVE_OF_A_KIND: (978, 980, 981, 983, 985, 986, 988, 990, 992, 994, 995, 997, 999),
+    Category.TWO_PAIR: (0, 0, 0, 0, 1, 3, 6, 12, 20, 32, 48, 66, 85),
+    Category.THREE_OF_A_KIND: (94, 94, 94, 94, 94, 94, 94, 94, 94, 94, 94, 94, 94),
+    Category.STRAIGHT: (94, 94, 94, 100, 115, 132, 149, 165, 183, 201, 219, 236, 256),
+    Category.FLUSH: (268, 268, 268, 268, 268, 268, 269, 271, 277, 289, 310, 345, 419),
+    Category.FULL_HOUSE: (477, 489, 503, 516, 531, 546, 564, 582, 603, 626, 652, 681, 710),
+    Category.FOUR_OF_A_KIND: (729, 739, 750, 760, 770, 780, 791, 803, 814, 826, 839, 852, 865),
+    Category.STRAIGHT_FLUSH: (872, 872, 872, 876, 886, 896, 906, 916, 926, 936, 947, 957, 971),
+    Category.FIVE_OF_A_KIND: (980, 982, 983, 985, 987, 988, 990, 991, 993, 994, 996, 998, 999),
 }
 # END TABLES
 
@@ -158,32 +164,41 @@ def score(front: int, middle: int, back: int) -> int:
 
 def _seeds(hand: frozenset[Card]) -> Iterator[frozenset[Card]]:
     """The seeds of step 2, in order."""
-    naturals = sorted(card for card in hand if not card.is_joker)
+    naturals = [card for card in hand if not card.is_joker]
     jokers = sorted(card for card in hand if card.is_joker)
-    by_rank: dict[int, list[Card]] = {}
-    for card in naturals:
+    suit_held = Counter(card.suit for card in naturals)
+    by_rank: dict[int, list[Card]] = {}  # each rank's cards, from the fewest-held suits first
+    for card in sorted(naturals, key=lambda card: (suit_held[card.suit], card.suit)):
         by_rank.setdefault(card.rank, []).append(card)
-    ranks_high_first = sorted(by_rank, reverse=True)
-    singles = [by_rank[rank][0] for rank in ranks_high_first if len(by_rank[rank]) == 1]
+    ranks = sorted(by_rank, reverse=True)
+    singles = [by_rank[rank][0] for rank in ranks if len(by_rank[rank]) == 1]
+    paired = [rank for rank in ranks if len(by_rank[rank]) >= 2]
     yield frozenset()
-    paired = [rank for rank in ranks_high_first if len(by_rank[rank]) >= 2]
     for rank in paired:
         pair = by_rank[rank][:2]
         if singles:
             yield frozenset([*pair, singles[0]])
         yield frozenset(pair)
-        breaker = next((other for other in reversed(paired) if other != rank), None)
-        if breaker is not None:
-            yield frozenset([*pair, by_rank[breaker][0]])
-    for rank in ranks_high_first:
+        for other in reversed(paired):
+            if other != rank:
+                yield frozenset([*pair, by_rank[other][0]])
+    for rank in ranks:
         if len(by_rank[rank]) >= 3:
             yield frozenset(by_rank[rank][:3])
     if len(singles) >= 3:
         yield frozenset(singles[:3])
     if len(singles) >= 4:
         yield frozenset([singles[0], *singles[-2:]])
+    if len(singles) >= 2:
+        yield frozenset(singles[:2])
+    if singles:
+        yield frozenset(singles[:1])
+        if paired and paired[0] > singles[0].rank:
+            yield frozenset([singles[0], by_rank[paired[0]][0]])
     if jokers and len(singles) >= 2:
         yield frozenset([jokers[0], *singles[:2]])
+    if jokers and singles:
+        yield frozenset([jokers[0], singles[0]])
 
 
 def set_around(hand: frozenset[Card], seed: frozenset[Card]) -> SetHand:
@@ -191,7 +206,7 @@ def set_around(hand: frozenset[Card], seed: frozenset[Card]) -> SetHand:
     rest = hand - seed
     _, back = best_hand(tuple(rest), 5)
     rest -= set(back)
-    _, middle = best_hand(tuple(rest), 5)
+    middle = tuple(rest) if len(rest) == 5 else best_hand(tuple(rest), 5)[1]
     return SetHand(front=tuple(seed | (rest - set(middle))), middle=middle, back=back)
 
 
