@@ -160,11 +160,16 @@ def test_the_house_way_never_fouls_and_is_deterministic() -> None:
             assert set_house_way(tuple(reversed(hand))) == setting  # the dealt order does not matter
 
 
-def test_the_house_way_takes_the_best_back_then_the_best_middle() -> None:
-    setting = set_house_way(parse_cards("JK 9s 9d 9c 2h 2s Kh Qh 7h 4h 3c 5d 6c"))
-    assert setting.to_dict() == {"front": ["Qh", "2s", "2h"], "middle": ["7h", "6c", "5d", "4h", "3c"],
-                                 "back": ["JK", "Kh", "9s", "9d", "9c"]}  # four nines, a straight, a pair
-    assert HOUSE_WAY_VERSION == "house-way/1"
+def test_the_house_way_breaks_a_full_house_for_stronger_rows() -> None:
+    # house-way/1 (greedy) set Jack High | Nine-High Straight | Full House, Deuces over Kings.
+    setting = set_house_way(parse_cards("Kh Kc Jc 9s 8c 7d 7c 6d 5s 3h 2s 2d 2c"))
+    assert setting.to_dict() == {"front": ["Kh", "Kc", "7d"], "middle": ["Jc", "3h", "2s", "2d", "2c"],
+                                 "back": ["9s", "8c", "7c", "6d", "5s"]}  # kings, three deuces, a straight
+    # house-way/1 set Six High | Pair of Jacks | Full House, Kings over Queens.
+    setting = set_house_way(parse_cards("Ac Ks Kd Kc Qh Qc Js Jc 8d 7d 6c 4c 3s"))
+    assert setting.to_dict() == {"front": ["Qh", "Qc", "Js"], "middle": ["Ks", "Kd", "8d", "7d", "3s"],
+                                 "back": ["Ac", "Kc", "Jc", "6c", "4c"]}  # queens, kings, a flush
+    assert HOUSE_WAY_VERSION == "house-way/2"
 
 
 # --- record, restore and the view ----------------------------------------------------------------

@@ -13,6 +13,7 @@ from egm.cards import DECK
 from egm.cli import main
 from egm.config import PROJECT_ROOT
 from egm.games.dragon_poker import game as game_module
+from egm.games.dragon_poker.house_way import score, set_house_way
 from egm.poker import best_hand, category, evaluate
 from egm.rng import Rng
 from egm.rom import load_paytable
@@ -78,17 +79,22 @@ def test_every_field_recomputed_independently(seed: int, capsys: pytest.CaptureF
                                "discard": text[39:52]}
     assert result["bonus_cards"] == text[52:54]
 
-    # The house way: back = best 5 of 13, middle = best 5 of the other 8, front = the last 3.
+    # The house way (docs/house-way.md; tests/test_lab_house_way.py checks it against its compiled
+    # twin): each seat's setting is a legal split of its hand that scores at least as high as the
+    # greedy setting (back = best 5 of 13, middle = best 5 of the other 8, front = the last 3).
     values = {}
     for role, hand in (("player", deck[0:13]), ("dealer", deck[13:26]), ("dragon", deck[26:39])):
+        setting = result["settings"][role]  # each row by descending card index (both jokers are "JK")
+        expected = set_house_way(hand)
+        for row in ROWS:
+            assert setting[row] == [str(c) for c in sorted(expected.row(row), reverse=True)]
+        assert expected.foul() is None
         back_value, back = best_hand(hand, 5)
         rest = [c for c in hand if c not in back]
         middle_value, middle = best_hand(rest, 5)
-        front = [c for c in rest if c not in middle]
-        setting = result["settings"][role]  # each row by descending card index (both jokers are "JK")
-        for row, cards in (("front", front), ("middle", middle), ("back", back)):
-            assert setting[row] == [str(c) for c in sorted(cards, reverse=True)]
-        values[role] = {"front": evaluate(front), "middle": middle_value, "back": back_value}
+        greedy = (evaluate([c for c in rest if c not in middle]), middle_value, back_value)
+        values[role] = {row: evaluate(expected.row(row)) for row in ROWS}
+        assert score(*values[role].values()) >= score(*greedy)
 
     # Rows: ties go to the house; the Dragon wins its ties with the player, the house its ties with it.
     won = []
