@@ -31,7 +31,7 @@ from egm.games.dragon_poker.house_way import (
 from egm.lab.fast_eval import best3_mask, best5_mask
 from egm.poker import Category
 
-MAX_SEEDS = 64  # none + 3 for each of at most 6 pairs + 4 trips + 2 high-card + 1 joker seeds
+MAX_SEEDS = 64  # a hand has at most 45 seeds (six pairs and a single: 1 + 6 x 7 + 2)
 
 
 def front_table(front_wins: dict[Category, tuple[tuple[int, ...], ...]]) -> np.ndarray:

@@ -4,7 +4,7 @@ The modules, in the order a hand is played:
 
 * `deal` - the shuffle and the four 13-card hands plus the 2 bonus cards;
 * `setting` - a hand set into front 3 / middle 5 / back 5, and the refusals (foul, reused card...);
-* `house_way` - the deterministic, never-fouling way the house sets a hand ("house-way/1");
+* `house_way` - the deterministic, never-fouling way the house sets a hand ("house-way/2");
 * `rows` - the row comparisons (player vs dealer, then the row's winner vs the Dragon);
 * `bonuses` - the bonus points each side earns from its set hands;
 * `settlement` - the patent's ledger in points, and the running jackpot;
