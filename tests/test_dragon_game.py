@@ -3,6 +3,7 @@ restore, the view, the wager and its money, the pair bonus, and pay-table valida
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from collections import Counter
@@ -305,6 +306,13 @@ def test_a_paytable_that_cannot_settle_fails_validation(remove: str, reason: str
 def test_the_shipped_paytable_names_the_house_way(game: DragonPoker) -> None:
     assert game.paytable.header.strategy == HOUSE_WAY_VERSION
     assert game.paytable.header.game == "dragon-poker"
+
+
+@pytest.mark.parametrize("strategy", ["house-way/1", None])
+def test_a_paytable_for_another_house_way_is_refused(game: DragonPoker, strategy: str | None) -> None:
+    header = game.paytable.header.model_copy(update={"strategy": strategy})
+    with pytest.raises(ValueError, match="Dragon Poker sets hands by 'house-way/2'"):
+        DragonPoker(dataclasses.replace(game.paytable, header=header))
 
 
 def test_replay_loads_through_the_rom(game: DragonPoker, monkeypatch: pytest.MonkeyPatch,

@@ -35,7 +35,7 @@ from egm.config import PROJECT_ROOT
 from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, Wager
 from egm.games.dragon_poker.deal import HAND_LABELS, Deal, deal
 from egm.games.dragon_poker.hand import REVEAL_ORDER, HandResult, play_hand
-from egm.games.dragon_poker.house_way import set_house_way
+from egm.games.dragon_poker.house_way import HOUSE_WAY_VERSION, set_house_way
 from egm.games.dragon_poker.pair_bonus import pair_bonus_hand, pair_bonus_win
 from egm.games.dragon_poker.payout import POOL, Payout, cabinet_payout, starting_pool_cents
 from egm.games.dragon_poker.paytable import DragonPokerRules
@@ -230,6 +230,14 @@ class DragonPoker(Game):
     title = "Dragon Poker"
     steps = ("designate", "set", "complete")
     pool_names = (POOL,)
+
+    def __init__(self, paytable: Any) -> None:
+        strategy = paytable.header.strategy
+        if strategy != HOUSE_WAY_VERSION:
+            raise ValueError(f"pay table {paytable.id} names strategy {strategy!r}, but Dragon Poker sets "
+                             f"hands by {HOUSE_WAY_VERSION!r} (docs/house-way.md); a pay table must be "
+                             f"certified for the house way the game runs")
+        super().__init__(paytable)
 
     @property
     def rules(self) -> DragonPokerRules:
