@@ -48,6 +48,7 @@ def test_json_contract(signed_copy: Path, capsys: pytest.CaptureFixture[str]) ->
     assert data["volatility_index"] == pytest.approx(1.6448536269514722 * data["sigma"])
     assert data["exact"]["pair_bonus_rtp"] == pytest.approx(float(Fraction(1353, 1431)))
     assert 0 < data["exact"]["jackpot_player_share"] < 1
+    assert data["jackpot"]["player_share_check"]["agrees_at_99"]
     assert data["theoretical_max_win"] == (10 + 3 + 2 + 5 + 5) * 1  # stake + sweep + best bonuses
     assert data["best_available"]["games"] == 200
     returns = sum(value * count for value, count in data["return_distribution"])

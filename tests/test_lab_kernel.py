@@ -135,6 +135,7 @@ class DragonThroughTheGameInterface(ReferenceAdapter):
         if ledger["jackpot_won"] and ledger["jackpot_won_by"]:
             tally.jackpot_hits[ledger["jackpot_won_by"]] += 1
             tally.jackpot_won[ledger["jackpot_won_by"]] += ledger["jackpot_won"]
+            tally.jackpot_won_squares[ledger["jackpot_won_by"]] += ledger["jackpot_won"] ** 2
         tally.jackpot_paid_in += ledger["player_to_jackpot"] + ledger["house_to_jackpot"]
 
     def awards(self, paytable: Any) -> tuple[str, ...]:

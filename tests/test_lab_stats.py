@@ -16,6 +16,7 @@ from egm.lab.stats import (
     chi2_ppf,
     chi2_sf,
     convergence,
+    jackpot_share_check,
     merge_in_order,
     poisson_rate_bounds,
     return_quantiles,
@@ -120,3 +121,17 @@ def test_a_paytable_naming_another_strategy_fails() -> None:
 def test_return_quantiles_from_the_histogram() -> None:
     tally = tally_of([0] * 50 + [10] * 40 + [20] * 9 + [500])
     assert return_quantiles(tally) == {"0.5": 0, "0.9": 10, "0.99": 20, "0.999": 500, "0.9999": 500}
+
+
+def test_jackpot_share_check() -> None:
+    tally = Tally(games=100, stake=1000)
+    tally.results.update({"P": 3000, "H": 3000, "D": 4000})
+    tally.jackpot_won.update({"P": 30_000, "H": 30_000})
+    tally.jackpot_won_squares.update({"P": 300_000, "H": 300_000})  # 3,000 prizes of 10 each side
+    check = jackpot_share_check(tally)
+    assert check is not None and check.closed_form == 0.5 and check.observed == 0.5 and check.z == 0.0
+    tally.jackpot_won["P"] = 60_000  # the player's prizes twice as large: not what the counts say
+    tally.jackpot_won_squares["P"] = 1_200_000
+    lopsided = jackpot_share_check(tally)
+    assert lopsided is not None and lopsided.z > 2.58 and not lopsided.to_dict()["agrees_at_99"]
+    assert jackpot_share_check(Tally()) is None

@@ -16,7 +16,7 @@ from typing import Any
 from egm.config import CONFIG_DIR, JurisdictionConfig, load_jurisdiction
 from egm.lab.adapters import ExactFigure, LabAdapter, LabError, adapter_for
 from egm.lab.runner import RunResult, plan_chunks, run
-from egm.lab.stats import Summary, return_quantiles, summarize
+from egm.lab.stats import Summary, jackpot_share_check, return_quantiles, summarize
 from egm.lab.verdict import AwardEstimate, Verdict, estimate_awards, judge, strategy_check
 from egm.rom import PayTable, load_paytable
 
@@ -79,16 +79,10 @@ class Certification:
     def partial(self) -> bool:
         return self.reference.partial or any(b.result.partial for b in self.bounds)
 
-    def _observed_player_share(self) -> float | None:
-        """Jackpot credits the player took / all jackpot credits taken: the simulation's check of the
-        closed form."""
-        won = self.reference.tally.jackpot_won
-        total = sum(won.values())
-        return won.get("P", 0) / total if total else None
-
     def to_json(self) -> dict[str, Any]:
         s = self.reference_summary
         tally = self.reference.tally
+        share = jackpot_share_check(tally)
         out: dict[str, Any] = {
             "paytable_id": self.paytable.id,
             "paytable_version": self.paytable.version,
@@ -119,7 +113,7 @@ class Certification:
             "results": dict(tally.results),
             "jackpot": {"hits": dict(tally.jackpot_hits), "won_credits": dict(tally.jackpot_won),
                         "paid_in_credits": tally.jackpot_paid_in,
-                        "player_share_observed": self._observed_player_share()},
+                        "player_share_check": share.to_dict() if share else None},
             "return_distribution": [[value, count] for value, count in sorted(tally.returns.items())],
             "return_quantiles": return_quantiles(tally),
             "jurisdictions": [v.to_dict() for v in self.verdicts],

@@ -166,6 +166,8 @@ def tally_records(records: Any, rules: DragonPokerRules, bet: int) -> Tally:
         taken = won & (records.winner == side)
         if taken.any():
             tally.jackpot_hits[code] += int(np.count_nonzero(taken))
-            tally.jackpot_won[code] += int(records.jackpot_won[taken].sum()) * bet
+            prizes = records.jackpot_won[taken] * bet
+            tally.jackpot_won[code] += int(prizes.sum())
+            tally.jackpot_won_squares[code] += int((prizes * prizes).sum())
     tally.jackpot_paid_in = int(records.paid_in.sum()) * bet
     return tally

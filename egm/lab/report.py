@@ -110,6 +110,11 @@ def render_report(result: Certification) -> str:
                   ["sigma", f"{b.summary.sigma:.5f}"]], ["figure", "value"])
         for b in result.bounds)
     exact = [[e(f.name), f.formatted(), e(f.method)] for f in [*result.exact, result.max_win]]
+    share = data["jackpot"]["player_share_check"]
+    if share is not None:
+        exact.append(["jackpot share: simulation check", f"{share['observed']:.6f}",
+                      f"jackpot credits the player took / all taken; z = {share['z']:+.2f} against the "
+                      f"closed form ({'agrees' if share['agrees_at_99'] else 'DISAGREES'} at 99%)"])
     awards = [[e(a.name), f"{a.hits:,}", f"1 in {a.games / a.hits:,.0f}" if a.hits else "never",
                f"{a.low:.3g} to {a.high:.3g}"] for a in result.awards]
     verdicts = "".join(

@@ -41,6 +41,7 @@ class Tally:
     results: Counter[str] = field(default_factory=Counter)  # who won the game -> games
     jackpot_hits: Counter[str] = field(default_factory=Counter)  # side winning the jackpot -> times
     jackpot_won: Counter[str] = field(default_factory=Counter)  # side -> jackpot credits taken
+    jackpot_won_squares: Counter[str] = field(default_factory=Counter)  # side -> sum of prize^2
     jackpot_paid_in: int = 0  # credits paid into the jackpot pool, by player and house
     trace: list[tuple[int, int]] = field(default_factory=list)  # (games, return credits) in order
 
@@ -52,6 +53,7 @@ class Tally:
         self.results.update(other.results)
         self.jackpot_hits.update(other.jackpot_hits)
         self.jackpot_won.update(other.jackpot_won)
+        self.jackpot_won_squares.update(other.jackpot_won_squares)
         self.jackpot_paid_in += other.jackpot_paid_in
         self.trace.extend(other.trace)
 
@@ -68,6 +70,7 @@ class Tally:
             "results": dict(self.results),
             "jackpot_hits": dict(self.jackpot_hits),
             "jackpot_won": dict(self.jackpot_won),
+            "jackpot_won_squares": dict(self.jackpot_won_squares),
             "jackpot_paid_in": self.jackpot_paid_in,
         }
 
@@ -157,6 +160,36 @@ def return_quantiles(tally: Tally, levels: tuple[float, ...] = QUANTILES) -> dic
                 out[f"{level:g}"] = value
                 break
     return out
+
+
+@dataclass(frozen=True)
+class ShareCheck:
+    """The simulated share of the jackpot credits the player took, against the closed form's value."""
+
+    closed_form: float
+    observed: float
+    z: float  # (observed - closed form) / the standard error of their difference
+
+    def to_dict(self) -> dict[str, float]:
+        return {"closed_form": self.closed_form, "observed": self.observed, "z": self.z,
+                "agrees_at_99": abs(self.z) <= 2.5758293035489004}
+
+
+def jackpot_share_check(tally: Tally, player: str = "P", dealer: str = "H") -> ShareCheck | None:
+    """Compare the jackpot credits the player took / all taken (a ratio estimate over the jackpot
+    wins, with its delta-method standard error from the per-side sums of prize^2) with the closed form
+    P(player wins) / (P(player wins) + P(dealer wins)) from the win counts (binomial standard error)."""
+    wins_p, wins_h = tally.results.get(player, 0), tally.results.get(dealer, 0)
+    won_p, won_h = tally.jackpot_won.get(player, 0), tally.jackpot_won.get(dealer, 0)
+    if not (wins_p + wins_h) or not (won_p + won_h):
+        return None
+    closed = wins_p / (wins_p + wins_h)
+    observed = won_p / (won_p + won_h)
+    ratio_var = ((1 - observed) ** 2 * tally.jackpot_won_squares.get(player, 0)
+                 + observed**2 * tally.jackpot_won_squares.get(dealer, 0)) / (won_p + won_h) ** 2
+    count_var = closed * (1 - closed) / (wins_p + wins_h)
+    spread = math.sqrt(ratio_var + count_var)
+    return ShareCheck(closed, observed, (observed - closed) / spread if spread else 0.0)
 
 
 def convergence(tally: Tally) -> list[tuple[int, float]]:

@@ -36,9 +36,11 @@ def render_text(result: Certification) -> str:
         b = bound.summary
         lines.append(f"  {bound.role.replace('_', ' ')} ({bound.strategy}, {b.games:,} games): "
                      f"RTP {float(b.rtp):.4%} (95% interval {b.ci95[0]:.4%} to {b.ci95[1]:.4%})")
-    share = data["jackpot"]["player_share_observed"]
+    share = data["jackpot"]["player_share_check"]
     if share is not None:
-        lines.append(f"  jackpot credits taken by the player: {share:.4%} (the closed form's check)")
+        verdict = "agrees" if share["agrees_at_99"] else "DISAGREES"
+        lines.append(f"  jackpot credits taken by the player: {share['observed']:.4%} vs closed form "
+                     f"{share['closed_form']:.4%} (z = {share['z']:+.2f}: {verdict} at 99%)")
     lines += ["", "Awards (simulated, player's hand)"]
     for award in result.awards:
         one_in = f"1 in {award.games / award.hits:,.0f}" if award.hits else f"never; p < {award.high:.3g}"
