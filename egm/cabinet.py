@@ -45,6 +45,7 @@ from egm.events import (
     CashOut,
     DeviceFault,
     DeviceFaultCleared,
+    DeviceWarning,
     Door,
     DoorChanged,
     Key,
@@ -225,6 +226,7 @@ class Cabinet:
         self._rom_problems: list[str] = []
         self._open_doors: set[Door] = set()
         self._faults: dict[tuple[str, str], str] = {}
+        self._warnings: dict[tuple[str, str], str] = {}
         steps = {g: game.steps for g, game in self.games.items()}
         self.machine = CabinetMachine(
             states=state_table(steps),
@@ -282,6 +284,7 @@ class Cabinet:
             "tickets": memory.last_tickets() if memory else [],
             "events": memory.events(limit=10) if memory else [],
             "open_doors": sorted(d.value for d in self._open_doors),
+            "warnings": sorted(self._warnings.values()),
         }
 
     def recall(self) -> list[dict[str, Any]]:
@@ -432,6 +435,7 @@ class Cabinet:
             TicketFailed: self._ticket_failed,
             DeviceFault: self._device_fault,
             DeviceFaultCleared: self._device_fault_cleared,
+            DeviceWarning: self._device_warning,
             ButtonChanged: self._button,
         }
 
@@ -688,9 +692,21 @@ class Cabinet:
             self._commit(lambda tx: tx.log("audit", "Operator menu opened."))
             self.machine.trigger("operator_key_on")
             return ACCEPTED
-        if self.state != "handpay":
-            return self._not_now(event, "an attendant reset")
-        return self._hand_pay_reset()
+        if self.state == "handpay":
+            return self._hand_pay_reset()
+        if self._faults:
+            return self._attendant_acknowledge()
+        return self._not_now(event, "an attendant reset")
+
+    def _attendant_acknowledge(self) -> Result:
+        """The attendant has dealt with a faulted device (cleared the path, counted the cash box).
+
+        Faults that only a person can settle (ID-003: power loss while stacking, an unconfirmed stack)
+        clear now; the device reports DeviceFaultCleared on its next poll.
+        """
+        self._commit(lambda tx: tx.log("attendant", "Attendant key: device faults acknowledged."))
+        self.devices.bill_acceptor.acknowledge_faults()
+        return ACCEPTED
 
     def _hand_pay_reset(self) -> Result:
         memory = self.memory
@@ -778,6 +794,15 @@ class Cabinet:
         if self._faults.pop((event.device, event.kind), None) is not None:
             self._commit(lambda tx: tx.log("device_fault_cleared", f"{event.device} {event.kind} cleared."))
         self._settle()
+        return ACCEPTED
+
+    def _device_warning(self, event: DeviceWarning) -> Result:
+        """A condition for the attendant that does not stop play (printer paper low)."""
+        if event.active:
+            self._warnings[(event.device, event.kind)] = event.message
+            self._commit(lambda tx: tx.log("device_warning", event.message, device=event.device))
+        elif self._warnings.pop((event.device, event.kind), None) is not None:
+            self._commit(lambda tx: tx.log("device_warning_cleared", f"{event.device} {event.kind} cleared."))
         return ACCEPTED
 
     def _bill_escrowed(self, event: BillEscrowed) -> Result:

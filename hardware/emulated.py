@@ -106,6 +106,11 @@ class EmulatedBillAcceptor(_EventQueue):
         self.jammed = False
         self._report(DeviceFaultCleared("bill_acceptor", "jam"))
 
+    def acknowledge_faults(self) -> None:
+        """The attendant's key clears a jam (the emulated bill path has no other person-only fault)."""
+        if self.jammed:
+            self.clear_jam()
+
 
 class EmulatedPrinter(_EventQueue):
     """A TITO printer; `printed` holds every ticket that came out, in order."""

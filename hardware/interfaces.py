@@ -152,6 +152,10 @@ class BillAcceptor(Protocol):
     def return_escrow(self) -> None:
         """Give the escrowed item back."""
 
+    def acknowledge_faults(self) -> None:
+        """The attendant has settled what only a person can (a jam cleared, the cash box counted
+        after a power loss mid-stack): clear those faults. The device reports DeviceFaultCleared."""
+
     def poll(self) -> list[object]:
         """Events since the last poll."""
 

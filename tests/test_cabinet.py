@@ -11,6 +11,7 @@ import pytest
 from egm.events import (
     BillEscrowed,
     CashOut,
+    DeviceWarning,
     Door,
     Key,
     KeyTurned,
@@ -173,6 +174,24 @@ def test_logic_door_and_device_fault_stack_up(cabinet: Any) -> None:
     cabinet.devices.bill_acceptor.clear_jam()
     cabinet.poll_devices()
     assert cabinet.state == "attract"
+
+
+def test_attendant_key_acknowledges_a_device_fault(cabinet: Any) -> None:
+    cabinet.devices.bill_acceptor.jam()
+    cabinet.poll_devices()
+    assert cabinet.state == "tilt.devicefault"
+    assert cabinet.handle(KeyTurned(Key.ATTENDANT, True)).accepted
+    cabinet.poll_devices()  # the acceptor reports the fault cleared
+    assert cabinet.state == "attract"
+    assert [e["kind"] for e in cabinet.event_log(3)][:2] == ["device_fault_cleared", "attendant"]
+
+
+def test_paper_low_is_a_warning_not_a_tilt(cabinet: Any) -> None:
+    credits = cabinet.credits_cents
+    assert cabinet.handle(DeviceWarning("printer", "paper_low", "Printer paper low.")).accepted
+    assert cabinet.state == "attract" and cabinet.snapshot()["warnings"] == ["Printer paper low."]
+    assert cabinet.handle(DeviceWarning("printer", "paper_low", "", active=False)).accepted
+    assert cabinet.snapshot()["warnings"] == [] and cabinet.credits_cents == credits
 
 
 def test_cash_out_prints_a_ticket_that_redeems_once(cabinet: Any) -> None:
