@@ -342,6 +342,13 @@ def test_screenshot_command_writes_a_png(tmp_path: Path) -> None:
     assert pygame.image.load(str(out)).get_size() == (1920, 1080)
 
 
+def test_every_screenshot_recipe_is_offered_on_the_command_line() -> None:
+    from egm.video.cli import SCENE_NAMES
+    from egm.video.screenshot import RECIPES
+
+    assert set(SCENE_NAMES) == set(RECIPES)  # the CLI keeps its own list so that --help stays fast
+
+
 def test_after_a_power_cut_the_table_shows_the_same_hand_at_the_same_step(config, tmp_path: Path) -> None:
     first = Session(config, tmp_path / "nvram", seed=5, game_ids=GAME)
     set_step(first)

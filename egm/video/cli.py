@@ -21,6 +21,8 @@ SCENE_NAMES = (
     "tilt",
     "help",
     "devices",
+    "poker-grid-play",
+    "poker-grid-complete",
 )
 
 

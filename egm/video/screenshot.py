@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from egm.video.scenes.dragon_poker import DESIGNATE_CARD_W, POOL_CARD_W, POOL_STEP, POOL_X, POOL_Y
+from egm.video.scenes.poker_grid import SCREENSHOT_RECIPES as POKER_GRID_RECIPES
 from egm.video.session import Session
 
 HUNDRED_DOLLAR_KEY = "f7"  # the sixth bill denomination in config/cabinet.toml ($100)
@@ -104,4 +105,5 @@ RECIPES: dict[str, Callable[[Session], None]] = {
     "tilt": lambda s: s.key("f8"),  # open the main door
     "help": lambda s: s.key("f1"),
     "devices": lambda s: s.key("tab"),
+    **POKER_GRID_RECIPES,
 }
