@@ -41,6 +41,7 @@ P_STAKE, P_SPLIT, P_WIN2, P_WIN3, P_SEED, P_BONUS = range(6)
 CATEGORIES = len(Category)
 PLAYER, HOUSE, DRAGON, SPLIT = 0, 1, 2, 3
 SAMPLES = 32  # opponent draws per candidate setting in the best-available search
+CANDIDATES = 1 + 286  # the house way's setting, then one per front (C(13, 3) = 286)
 READ_WORDS = 1 << 20  # words read from the DRBG per refill (4 MiB)
 
 
@@ -148,10 +149,10 @@ def _best_available(mask: np.int64, pool: int, params: np.ndarray, state: np.uin
         if (mask >> np.int64(i)) & 1:
             cards[n] = i
             n += 1
-    fronts = np.empty(286, np.int64)
-    middles = np.empty(286, np.int64)
-    backs = np.empty(286, np.int64)
-    bonuses = np.empty(286, np.int64)
+    fronts = np.empty(CANDIDATES, np.int64)
+    middles = np.empty(CANDIDATES, np.int64)
+    backs = np.empty(CANDIDATES, np.int64)
+    bonuses = np.empty(CANDIDATES, np.int64)
     hf, hm, hb = _house_way(mask)
     fronts[0], middles[0], backs[0] = hf, hm, hb  # the house way first: it wins ties
     bonuses[0] = _bonus(params, hf, hm, hb)
