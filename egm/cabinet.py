@@ -1003,7 +1003,12 @@ def build_cabinet(
     manifest_path, trusted_keys = configured_paths(config, root)
     games: dict[str, Game] = {}
     refused: list[RomProblem] = []
-    for game_id in game_ids or config.games:
+    if not verify_rom(root, trusted_keys, manifest_path).ok:
+        # Load no game code from a ROM that failed its self-test: the cabinet boots into the ROM tilt,
+        # and only a power cycle after the ROM is restored loads the games.
+        game_ids = ()
+        refused.append(RomProblem("paytables", "changed", "no game loaded; restore the ROM and power-cycle"))
+    for game_id in game_ids if game_ids is not None else config.games:
         path = root / "paytables" / f"{game_id}.toml"
         try:
             paytable = load_paytable(path, root=root, trusted_keys=trusted_keys, manifest_path=manifest_path)

@@ -3,42 +3,105 @@
 Each module in COMMAND_MODULES has `register(subparsers)`, which adds its subcommands and sets
 `handler` (a function taking the parsed args and returning an exit code). Modules keep heavy imports
 (pygame, numba, dask) inside their handlers so that `egm --help` stays fast.
+
+This is also the cabinet's boot loader. A firmware file that does not even load is a damaged program
+ROM: its commands are left out (so `egm rom verify` still runs and names the file), and a command
+that trips over it stops as a ROM-error tilt (exit code 3, JSON key `tilt`), never with a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import sys
+import traceback
+from pathlib import Path
 
 COMMAND_MODULES = (
-    "egm.cabinet_cli",  # autoplay, meters, recall
+    "egm.cabinet_cli",  # autoplay, meters, recall, state-diagram
     "egm.rom.cli",  # rom build/sign/verify/hmac/keygen
     "egm.games.dragon_poker.cli",  # dragon replay
-    "egm.games.poker_grid.cli",  # poker-grid replay
+    "egm.games.poker_grid.cli",  # poker-grid replay, simulate
     "egm.lab.cli",  # certify, lab rng, rng
     "egm.video.cli",  # emulate, kiosk, screenshot
     "hardware.sim.cli",  # device simulators
 )
+EXIT_TILT = 3
+EXIT_ROM_FAILED = 1  # `egm rom verify`'s failure code
+FIRMWARE_ROOT = Path(__file__).resolve().parent.parent
 
 
-def build_parser() -> argparse.ArgumentParser:
+class DamagedFirmware(Exception):
+    """A firmware file failed to load."""
+
+
+def _damaged_file(exc: BaseException) -> str:
+    """The firmware file a load failure comes from, relative to the project root."""
+    if isinstance(exc, SyntaxError) and exc.filename:
+        candidates = [exc.filename]
+    else:
+        candidates = [frame.filename for frame in reversed(traceback.extract_tb(exc.__traceback__))]
+    for name in candidates:
+        path = Path(name).resolve()
+        if path.is_relative_to(FIRMWARE_ROOT):
+            return path.relative_to(FIRMWARE_ROOT).as_posix()
+    return "(unknown file)"
+
+
+def _while_loading(exc: BaseException) -> bool:
+    """True when the exception was raised while a module was being loaded (not by running code)."""
+    if isinstance(exc, SyntaxError | ImportError):
+        return True
+    frames = traceback.extract_tb(exc.__traceback__)
+    return bool(frames) and frames[-1].name == "<module>"  # raised by a module body as it was imported
+
+
+def _damage_report(exc: BaseException) -> DamagedFirmware:
+    return DamagedFirmware(
+        f"firmware file {_damaged_file(exc)} does not load ({type(exc).__name__}: {exc}); "
+        "the program ROM is damaged: run `egm rom verify`, restore the file, then power-cycle"
+    )
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, list[DamagedFirmware]]:
     parser = argparse.ArgumentParser(prog="egm", description="EGM firmware simulator")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    damaged: list[DamagedFirmware] = []
     for name in COMMAND_MODULES:
         try:
             module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:  # a capability still being built
-            if exc.name is not None and name.startswith(exc.name):
-                continue
-            raise
+        except Exception as exc:  # a damaged firmware file: only its own commands are left out
+            damaged.append(_damage_report(exc))
+            continue
         module.register(subparsers)
-    return parser
+    return parser, damaged
+
+
+def _rom_tilt(problem: DamagedFirmware) -> int:
+    print(json.dumps({"state": "tilt", "tilt": "rom_error", "error": str(problem)}))
+    print(f"ROM error: {problem}", file=sys.stderr)
+    return EXIT_TILT
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return int(args.handler(args) or 0)
+    argv = sys.argv[1:] if argv is None else argv
+    parser, damaged = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:
+        if stop.code == 2 and damaged:  # the command asked for may live in the damaged file
+            if argv[:1] == ["rom"]:  # the verifier itself is damaged: the verification fails
+                print(f"ROM FAILED: {damaged[0]}")
+                return EXIT_ROM_FAILED
+            return _rom_tilt(damaged[0])
+        raise
+    try:
+        return int(args.handler(args) or 0)
+    except Exception as exc:
+        if not _while_loading(exc):
+            raise
+        return _rom_tilt(_damage_report(exc))
 
 
 if __name__ == "__main__":

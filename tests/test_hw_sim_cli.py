@@ -39,5 +39,6 @@ def test_all_devices_need_a_prefix() -> None:
 
 
 def test_sim_subcommand_is_registered() -> None:
-    args = build_parser().parse_args(["sim", "all", "--base-port", "7101", "--no-console"])
+    parser, _ = build_parser()
+    args = parser.parse_args(["sim", "all", "--base-port", "7101", "--no-console"])
     assert args.device == "all" and args.base_port == 7101 and args.no_console
