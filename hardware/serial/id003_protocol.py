@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hardware.serial.link import FrameError
+from hardware.serial.link import BufferedParser, FrameError
 
 SYNC = 0xFC
 MIN_LENGTH = 5  # SYNC + LNG + CMD + 2 CRC bytes
@@ -154,22 +154,13 @@ def encode_frame(command: int, data: bytes = b"") -> bytes:
     return body + bytes([crc & 0xFF, crc >> 8])
 
 
-class FrameReader:
+class FrameReader(BufferedParser):
     """Incremental ID-003 frame parser. Never raises: bad bytes come back as `FrameError`s.
 
     >>> r = FrameReader()
     >>> r.feed(b"\\x00" + encode_frame(0x11))
     [FrameError(reason='garbage before SYNC', data=b'\\x00'), Frame(command=17, data=b'')]
     """
-
-    def __init__(self) -> None:
-        self.buffer = bytearray()
-
-    def reset(self) -> None:
-        self.buffer.clear()
-
-    def pending(self) -> bool:
-        return bool(self.buffer)
 
     def feed(self, data: bytes) -> list[Frame | FrameError]:
         self.buffer += data

@@ -49,6 +49,19 @@ class FrameParser(Protocol[F_co]):
     def reset(self) -> None: ...
 
 
+class BufferedParser:
+    """The byte buffer every incremental parser keeps between reads (a frame may arrive in pieces)."""
+
+    def __init__(self) -> None:
+        self.buffer = bytearray()
+
+    def reset(self) -> None:
+        self.buffer.clear()
+
+    def pending(self) -> bool:
+        return bool(self.buffer)
+
+
 class Interval:
     """True from `due()` at most once per `seconds` of the injected clock (poll pacing)."""
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from hardware.serial.link import FrameError
+from hardware.serial.link import BufferedParser, FrameError
 
 MAX_BODY = 60
 SEQ_MODULO = 1000  # event numbers 1..999; 0 is a session's HELLO
@@ -71,17 +71,8 @@ def encode_line(*fields: str) -> bytes:
     return body + b"*" + f"{checksum(body):02X}".encode("ascii") + b"\n"
 
 
-class LineReader:
+class LineReader(BufferedParser):
     """Incremental parser of panel lines. Never raises: bad lines come back as `FrameError`s."""
-
-    def __init__(self) -> None:
-        self.buffer = bytearray()
-
-    def reset(self) -> None:
-        self.buffer.clear()
-
-    def pending(self) -> bool:
-        return bool(self.buffer)
 
     def feed(self, data: bytes) -> list[PanelMessage | FrameError]:
         self.buffer += data

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from hardware.serial.link import FrameError
+from hardware.serial.link import BufferedParser, FrameError
 
 STATUS_REQUEST = b"^S|^"
 CLEAR_ERRORS = b"^C|^"
@@ -126,17 +126,8 @@ def encode_print(template: str, fields: list[str], copies: int = 1) -> bytes:
     return "|".join(["^P", template, str(copies), *fields, "^"]).encode("ascii")
 
 
-class StatusReader:
+class StatusReader(BufferedParser):
     """Incremental parser of status replies. Never raises: bad bytes come back as `FrameError`s."""
-
-    def __init__(self) -> None:
-        self.buffer = bytearray()
-
-    def reset(self) -> None:
-        self.buffer.clear()
-
-    def pending(self) -> bool:
-        return bool(self.buffer)
 
     def feed(self, data: bytes) -> list[Status | FrameError]:
         self.buffer += data
@@ -206,17 +197,8 @@ def _parse_status(buf: bytes) -> tuple[Status, int] | str | None:
     return status, pos + 4
 
 
-class CommandReader:
+class CommandReader(BufferedParser):
     """The printer's side: split the host's bytes into `^...^` commands (for the simulator)."""
-
-    def __init__(self) -> None:
-        self.buffer = bytearray()
-
-    def reset(self) -> None:
-        self.buffer.clear()
-
-    def pending(self) -> bool:
-        return bool(self.buffer)
 
     def feed(self, data: bytes) -> list[bytes | FrameError]:
         self.buffer += data
