@@ -28,7 +28,7 @@ from egm.games.dragon_poker.house_way import (
     SWEEP_DIVISOR,
     WIN_SCALE,
 )
-from egm.lab.fast_eval import best3_mask, best5_mask
+from egm.lab.fast_eval import HIGHEST_RANK, NIBBLE_LOW_BITS, _census, best3_mask, best5_mask
 from egm.poker import Category
 
 MAX_SEEDS = 64  # a hand has at most 45 seeds (six pairs and a single: 1 + 6 x 7 + 2)
@@ -75,40 +75,38 @@ def _score(front: int, middle: int, back: int, front_wins: np.ndarray, middle_wi
 
 
 @njit(cache=True)
-def _rank_cards(mask: int, rank: int) -> int:
-    """The cards of `rank` in `mask`, as 4 suit bits."""
-    return (mask >> (4 * rank)) & 15
+def _suit_order(mask: int) -> int:
+    """The four suits by how many natural cards of them the hand holds, fewest first (ties: lowest
+    suit), packed 2 bits per suit."""
+    k0 = _popcount64(mask & NIBBLE_LOW_BITS) << 2
+    k1 = _popcount64((mask >> 1) & NIBBLE_LOW_BITS) << 2 | 1
+    k2 = _popcount64((mask >> 2) & NIBBLE_LOW_BITS) << 2 | 2
+    k3 = _popcount64((mask >> 3) & NIBBLE_LOW_BITS) << 2 | 3
+    # a sorting network on (held, suit) keys: no arrays in the hot path
+    k0, k1 = min(k0, k1), max(k0, k1)
+    k2, k3 = min(k2, k3), max(k2, k3)
+    k0, k2 = min(k0, k2), max(k0, k2)
+    k1, k3 = min(k1, k3), max(k1, k3)
+    k1, k2 = min(k1, k2), max(k1, k2)
+    return (k0 & 3) | (k1 & 3) << 2 | (k2 & 3) << 4 | (k3 & 3) << 6
 
 
 @njit(cache=True)
-def _held(cards: int) -> int:
-    """How many of the 4 suit bits are set."""
-    return (cards & 1) + (cards >> 1 & 1) + (cards >> 2 & 1) + (cards >> 3 & 1)
+def _popcount64(x: int) -> int:
+    """Set bits of a non-negative int64."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56 & 0xFF
 
 
 @njit(cache=True)
-def _suit_order(mask: int) -> np.ndarray:
-    """The four suits by how many cards of them the hand holds, fewest first (ties: lowest suit)."""
-    held = np.zeros(4, np.int64)
-    for suit in range(4):
-        for rank in range(13):
-            held[suit] += (mask >> (4 * rank + suit)) & 1
-    order = np.arange(4)
-    for i in range(1, 4):  # insertion sort by (held, suit)
-        j = i
-        while j > 0 and held[order[j - 1]] > held[order[j]]:
-            order[j - 1], order[j] = order[j], order[j - 1]
-            j -= 1
-    return order
-
-
-@njit(cache=True)
-def _pick(mask: int, rank: int, k: int, order: np.ndarray) -> int:
+def _pick(mask: int, rank: int, k: int, order: int) -> int:
     """k cards of `rank`, from the suits the hand holds fewest of first."""
     out = np.int64(0)
     got = 0
-    for suit in order:
-        card = np.int64(1) << (4 * rank + suit)
+    for i in range(4):
+        card = np.int64(1) << (4 * rank + ((order >> (2 * i)) & 3))
         if got < k and mask & card:
             out |= card
             got += 1
@@ -116,61 +114,80 @@ def _pick(mask: int, rank: int, k: int, order: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def _single(mask: int, rank: int) -> int:
+    """The one card of `rank` in `mask`."""
+    return mask & (np.int64(15) << (4 * rank))
+
+
+@njit(cache=True)
+def _highest_single(mask: int, ranks: int) -> tuple[int, int]:
+    """(the card of the highest rank in `ranks`, the other ranks); (0, 0) when `ranks` is empty."""
+    if not ranks:
+        return np.int64(0), 0
+    rank = HIGHEST_RANK[ranks]
+    return _single(mask, rank), ranks ^ (1 << rank)
+
+
+@njit(cache=True)
 def _seeds(mask: int, seeds: np.ndarray) -> int:
     """Fill `seeds` with the seed masks of step 2, in order; return how many."""
     order = _suit_order(mask)
-    singles = np.empty(13, np.int64)  # single cards, highest rank first
-    n_singles = 0
-    for rank in range(12, -1, -1):
-        cards = _rank_cards(mask, rank)
-        if _held(cards) == 1:
-            singles[n_singles] = cards << (4 * rank)
-            n_singles += 1
+    _, counts, _ = _census(mask)
+    paired, tripled = counts[2], counts[3]
+    single_ranks = counts[1] & ~paired
+    n_singles = _popcount64(single_ranks)
+    # the three highest singles and the two lowest (0 where the hand has fewer)
+    high0, left = _highest_single(mask, single_ranks)
+    high1, left = _highest_single(mask, left)
+    high2, left = _highest_single(mask, left)
+    lowest = single_ranks & -single_ranks
+    second_lowest = (single_ranks ^ lowest) & -(single_ranks ^ lowest)
     seeds[0] = 0
     n = 1
-    highest_paired = -1
-    for rank in range(13):
-        if _held(_rank_cards(mask, rank)) >= 2:
-            highest_paired = rank
-    for rank in range(highest_paired, -1, -1):
-        cards = _rank_cards(mask, rank)
-        if _held(cards) >= 2:
-            pair = _pick(mask, rank, 2, order)
-            if n_singles:
-                seeds[n] = pair | singles[0]
-                n += 1
-            seeds[n] = pair
+    highest_paired = HIGHEST_RANK[paired] if paired else -1
+    left = paired
+    while left:
+        rank = HIGHEST_RANK[left]
+        left ^= 1 << rank
+        pair = _pick(mask, rank, 2, order)
+        if n_singles:
+            seeds[n] = pair | high0
             n += 1
-            for breaker in range(13):
-                if breaker != rank and _held(_rank_cards(mask, breaker)) >= 2:
-                    seeds[n] = pair | _pick(mask, breaker, 1, order)
-                    n += 1
-    for rank in range(12, -1, -1):
-        cards = _rank_cards(mask, rank)
-        if _held(cards) >= 3:
-            seeds[n] = _pick(mask, rank, 3, order)
+        seeds[n] = pair
+        n += 1
+        breakers = paired ^ (1 << rank)
+        while breakers:  # lowest rank first
+            breaker = HIGHEST_RANK[breakers & -breakers]
+            breakers ^= 1 << breaker
+            seeds[n] = pair | _pick(mask, breaker, 1, order)
             n += 1
+    left = tripled
+    while left:
+        rank = HIGHEST_RANK[left]
+        left ^= 1 << rank
+        seeds[n] = _pick(mask, rank, 3, order)
+        n += 1
     if n_singles >= 3:
-        seeds[n] = singles[0] | singles[1] | singles[2]
+        seeds[n] = high0 | high1 | high2
         n += 1
     if n_singles >= 4:
-        seeds[n] = singles[0] | singles[n_singles - 2] | singles[n_singles - 1]
+        seeds[n] = high0 | _single(mask, HIGHEST_RANK[second_lowest]) | _single(mask, HIGHEST_RANK[lowest])
         n += 1
     if n_singles >= 2:
-        seeds[n] = singles[0] | singles[1]
+        seeds[n] = high0 | high1
         n += 1
     if n_singles >= 1:
-        seeds[n] = singles[0]
+        seeds[n] = high0
         n += 1
-        if highest_paired >= 0 and singles[0] < (np.int64(1) << (4 * highest_paired)):
-            seeds[n] = singles[0] | _pick(mask, highest_paired, 1, order)
+        if highest_paired >= 0 and high0 < (np.int64(1) << (4 * highest_paired)):
+            seeds[n] = high0 | _pick(mask, highest_paired, 1, order)
             n += 1
     jokers = mask >> 52
     if jokers and n_singles >= 2:
-        seeds[n] = (np.int64(jokers & -jokers) << 52) | singles[0] | singles[1]
+        seeds[n] = (np.int64(jokers & -jokers) << 52) | high0 | high1
         n += 1
     if jokers and n_singles >= 1:
-        seeds[n] = (np.int64(jokers & -jokers) << 52) | singles[0]
+        seeds[n] = (np.int64(jokers & -jokers) << 52) | high0
         n += 1
     return n
 
@@ -179,16 +196,35 @@ def _seeds(mask: int, seeds: np.ndarray) -> int:
 def house_way_with(mask: int, front_wins: np.ndarray, middle_wins: np.ndarray, back_wins: np.ndarray
                    ) -> tuple[int, int, int, int, int, int]:
     """The house way with the given win tables (tools/house_way_tables.py generates them):
-    (front, middle, back values, front, middle, back card masks)."""
+    (front, middle, back values, front, middle, back card masks).
+
+    Shortcut, exact: best5_mask chooses the unique best subset under one fixed order
+    (docs/cards-and-rng.md), so a holding that still contains the cards chosen from a larger holding
+    gets the same value and the same cards. A seed that misses the greedy back keeps that back, and one
+    that misses the greedy middle too lies in the greedy front: the greedy setting again, which can
+    only tie (and ties go to the earlier seed)."""
     seeds = np.empty(MAX_SEEDS, np.int64)
     best = np.int64(-1)
     front = middle = back = front_cards = middle_cards = back_cards = np.int64(0)
+    greedy_back, greedy_back_cards = best5_mask(mask)
+    greedy_rest = mask & ~greedy_back_cards
+    greedy_middle, greedy_middle_cards = best5_mask(greedy_rest)
     for i in range(_seeds(mask, seeds)):
-        rest = mask & ~seeds[i]
-        b, b_cards = best5_mask(rest)
-        rest &= ~b_cards
-        m, m_cards = best5_mask(rest)
-        f_cards = seeds[i] | (rest & ~m_cards)
+        seed = seeds[i]
+        if seed & greedy_back_cards:
+            b, b_cards = best5_mask(mask & ~seed)
+            rest = mask & ~seed & ~b_cards
+            m, m_cards = best5_mask(rest)
+        elif seed & greedy_middle_cards:
+            b, b_cards = greedy_back, greedy_back_cards
+            rest = greedy_rest & ~seed
+            m, m_cards = best5_mask(rest)
+        elif i == 0:
+            b, b_cards, m, m_cards = greedy_back, greedy_back_cards, greedy_middle, greedy_middle_cards
+            rest = greedy_rest
+        else:
+            continue
+        f_cards = seed | (rest & ~m_cards)
         f, _ = best3_mask(f_cards)
         if b < m or m < f:
             continue
