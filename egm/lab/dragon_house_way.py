@@ -28,7 +28,7 @@ from egm.games.dragon_poker.house_way import (
     SWEEP_DIVISOR,
     WIN_SCALE,
 )
-from egm.lab.fast_eval import HIGHEST_RANK, NIBBLE_LOW_BITS, _census, best3_mask, best5_mask
+from egm.lab.fast_eval import HIGHEST_RANK, NIBBLE_LOW_BITS, _census, best5_mask, value3_mask
 from egm.poker import Category
 
 MAX_SEEDS = 64  # a hand has at most 45 seeds (six pairs and a single: 1 + 6 x 7 + 2)
@@ -225,7 +225,7 @@ def house_way_with(mask: int, front_wins: np.ndarray, middle_wins: np.ndarray, b
         else:
             continue
         f_cards = seed | (rest & ~m_cards)
-        f, _ = best3_mask(f_cards)
+        f = value3_mask(f_cards)
         if b < m or m < f:
             continue
         candidate = _score(f, m, b, front_wins, middle_wins, back_wins)

@@ -292,6 +292,27 @@ def best3_mask(mask: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
+def value3_mask(mask: int) -> int:
+    """The value of exactly three cards: best3_mask's, straight from the rank sets when no joker is held
+    (the house way's front, once per candidate setting)."""
+    _, counts, jokers = _census(mask)
+    if jokers:
+        return best3_mask(mask)[0]
+    if counts[3]:
+        return (THREE_OF_A_KIND << 4 | (HIGHEST_RANK[counts[3]] + 1)) << 16
+    if counts[2]:
+        pair = HIGHEST_RANK[counts[2]]
+        return ((PAIR << 4 | (pair + 1)) << 4 | (HIGHEST_RANK[counts[1] ^ (1 << pair)] + 1)) << 12
+    ranks = counts[1]
+    value = HIGH_CARD
+    for _ in range(3):
+        rank = HIGHEST_RANK[ranks]
+        ranks ^= 1 << rank
+        value = value << 4 | (rank + 1)
+    return value << 8
+
+
+@njit(cache=True)
 def mask_of(cards: np.ndarray) -> int:
     """The card-set mask of an array of card indices (uint8, 0..53)."""
     mask = np.int64(0)
