@@ -11,8 +11,8 @@ values by table key: (category, top rank, second rank) for the front, (category,
 middle and the back. A key's entry is 1000 x (P(a row of that position has a lower key) + P(same
 key) / 2), rounded half up: the chance that a row with that key beats an opponent's row, ties
 counted half. The next round uses the new tables. With --write the last round's tables replace the
-block between "# BEGIN TABLES" and "# END TABLES" of house_way.py (and numba's cached code of
-egm/lab is deleted, since numba would not notice the new constants); otherwise they are printed.
+block between "# BEGIN TABLES" and "# END TABLES" of house_way.py (the lab's numba cache is keyed by
+its sources, so the kernels compile again with the new tables); otherwise they are printed.
 The shipped tables: --hands 2000000 --rounds 4 --seed 2 (the defaults).
 """
 
@@ -106,10 +106,6 @@ def main() -> None:
     source = HOUSE_WAY_FILE.read_text()
     block = re.compile(r"(# BEGIN TABLES[^\n]*\n).*?(# END TABLES)", re.S)
     HOUSE_WAY_FILE.write_text(block.sub(lambda m: m.group(1) + text + "\n" + m.group(2), source))
-    # numba's cache does not notice a change in another module's constants: drop the lab's compiled
-    # code so that the kernels compile again with the new tables.
-    for cached in (ROOT / "egm" / "lab" / "__pycache__").glob("*.nb[ic]"):
-        cached.unlink()
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ True
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from egm.games.dragon_poker.house_way import (
     BACK_WINS,
@@ -29,6 +28,7 @@ from egm.games.dragon_poker.house_way import (
     WIN_SCALE,
 )
 from egm.lab.fast_eval import HIGHEST_RANK, NIBBLE_LOW_BITS, _census, best5_mask, value3_mask
+from egm.lab.jit import njit
 from egm.poker import Category
 
 MAX_SEEDS = 64  # a hand has at most 45 seeds (six pairs and a single: 1 + 6 x 7 + 2)

@@ -25,11 +25,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from egm.games.dragon_poker.paytable import ROW_CATEGORIES, ROWS, DragonPokerRules
 from egm.lab.dragon_house_way import house_way
 from egm.lab.fast_eval import best3_mask, best5_mask
+from egm.lab.jit import njit
 from egm.poker import Category
 from egm.rng import BLOCK_BYTES, Rng, derive_seed
 

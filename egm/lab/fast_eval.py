@@ -24,7 +24,8 @@ All functions are `numba.njit(cache=True)`; call them from other compiled code o
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from egm.lab.jit import njit
 
 JOKERS = np.int64(3) << np.int64(52)
 ALL_RANKS = 0x1FFF
