@@ -147,3 +147,10 @@ def test_ctrl_c_reports_the_chunks_done_marked_partial(signed_copy: Path,
     data = result.to_json()
     assert data["partial"] and data["games"] == 200_000 and data["games_requested"] == 500_000
     assert data["chunks"] == {"done": 2, "planned": 5, "games_each": 100_000}
+
+
+def test_the_bounding_run_defaults_to_the_games_own_size_capped_by_the_run(signed_copy: Path) -> None:
+    result = certify(Request(paytable_path=signed_copy, games=3_000, seed=4, workers=1))
+    assert result.request.best_games == 3_000  # Dragon Poker's default (100,000) capped by --games
+    (best,) = result.bounds
+    assert best.role == "best_available" and best.result.tally.games == 3_000

@@ -7,7 +7,7 @@ the exact figures; `runner` runs the chunks; `verdict` judges each jurisdiction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -39,7 +39,7 @@ class Request:
     seed: int
     workers: int = 0
     scheduler: str | None = None
-    best_games: int = 0
+    best_games: int | None = None  # None: the game's own default, capped by `games`
     jurisdictions: tuple[str, ...] = ()
     denom_cents: int | None = None
     progress: bool = False
@@ -132,11 +132,13 @@ def certify(request: Request) -> Certification:
     """Run a whole certification. Raises PaytableError, ConfigError or LabError for bad input."""
     if request.games <= 0:
         raise LabError("--games must be a positive whole number of games")
-    if request.best_games < 0:
+    if request.best_games is not None and request.best_games < 0:
         raise LabError("--best-games must be 0 (skip the search) or a positive number of games")
     rules = _jurisdictions(request.jurisdictions)
     paytable = load_paytable(request.paytable_path)
     adapter = adapter_for(paytable.game)
+    if request.best_games is None:  # record the number used, so the report's command reproduces the run
+        request = replace(request, best_games=min(request.games, adapter.best_games_default))
     denominations = paytable.header.denominations_cents
     denom = request.denom_cents or denominations[0]
     if denom not in denominations:

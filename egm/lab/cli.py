@@ -55,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--jurisdiction", action="append", default=[], metavar="NAME",
                    help="judge against config/jurisdictions/NAME.toml (repeatable; default: all)")
     p.add_argument("--best-games", type=_non_negative, default=None, metavar="M",
-                   help="games for the best-available strategy search (0 skips it; default min(N, 20,000))")
+                   help="games for the bounding strategies (0 skips; default: the game's own, up to N)")
     p.add_argument("--denom-cents", type=_positive, default=None,
                    help="denomination for hand-pay checks (default: the pay table's first)")
     p.add_argument("--report", type=Path, metavar="FILE.html", help="write a self-contained PAR sheet")
@@ -101,9 +101,8 @@ def certify_command(args: argparse.Namespace) -> int:
     if args.report and not args.report.parent.is_dir():
         return _error("certify", f"cannot write the report: folder {args.report.parent} does not exist")
     seed = args.seed if args.seed is not None else secrets.randbits(63)
-    best_games = args.best_games if args.best_games is not None else min(args.games, 20_000)
     request = Request(paytable_path=args.paytable, games=args.games, seed=seed, workers=args.workers or 0,
-                      scheduler=args.scheduler, best_games=best_games,
+                      scheduler=args.scheduler, best_games=args.best_games,
                       jurisdictions=tuple(args.jurisdiction), denom_cents=args.denom_cents,
                       progress=not args.json)
     try:
