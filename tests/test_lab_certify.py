@@ -149,8 +149,14 @@ def test_ctrl_c_reports_the_chunks_done_marked_partial(signed_copy: Path,
     assert data["chunks"] == {"done": 2, "planned": 5, "games_each": 100_000}
 
 
-def test_the_bounding_run_defaults_to_the_games_own_size_capped_by_the_run(signed_copy: Path) -> None:
-    result = certify(Request(paytable_path=signed_copy, games=3_000, seed=4, workers=1))
-    assert result.request.best_games == 3_000  # Dragon Poker's default (100,000) capped by --games
+def test_the_run_sizes_default_to_the_games_own_the_bounding_run_capped_by_the_run(
+        signed_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from egm.lab.dragon_poker import DragonPokerLab
+
+    assert DragonPokerLab.games_default == 1_000_000 and DragonPokerLab.best_games_default == 100_000
+    monkeypatch.setattr(DragonPokerLab, "games_default", 3_000)  # keep the test short
+    result = certify(Request(paytable_path=signed_copy, games=None, seed=4, workers=1))
+    assert (result.request.games, result.request.best_games) == (3_000, 3_000)
     (best,) = result.bounds
     assert best.role == "best_available" and best.result.tally.games == 3_000
+    assert result.reference.tally.games == 3_000

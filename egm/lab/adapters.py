@@ -62,8 +62,9 @@ class LabAdapter(ABC):
     best_strategy: ClassVar[str | None] = None  # a searching strategy, if the game has decisions
     lower_strategy: ClassVar[str | None] = None  # a strategy bounding the RTP from below (e.g. random)
     strategy_methods: ClassVar[Mapping[str, str]] = {}  # strategy -> one-paragraph description
-    # Games for each bounding strategy when --best-games is not given (capped by --games): enough for
-    # a conclusive interval at what the game's search costs.
+    # Games when --games or --best-games is not given (the bounding runs capped by --games): enough
+    # for a conclusive interval at what the game's simulation costs.
+    games_default: ClassVar[int] = 1_000_000
     best_games_default: ClassVar[int] = 20_000
 
     @abstractmethod

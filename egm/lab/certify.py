@@ -35,7 +35,7 @@ def all_jurisdictions() -> list[str]:
 @dataclass(frozen=True)
 class Request:
     paytable_path: Path
-    games: int
+    games: int | None  # None: the game's own default
     seed: int
     workers: int = 0
     scheduler: str | None = None
@@ -130,15 +130,17 @@ def _jurisdictions(names: tuple[str, ...]) -> list[JurisdictionConfig]:
 
 def certify(request: Request) -> Certification:
     """Run a whole certification. Raises PaytableError, ConfigError or LabError for bad input."""
-    if request.games <= 0:
+    if request.games is not None and request.games <= 0:
         raise LabError("--games must be a positive whole number of games")
     if request.best_games is not None and request.best_games < 0:
         raise LabError("--best-games must be 0 (skip the search) or a positive number of games")
     rules = _jurisdictions(request.jurisdictions)
     paytable = load_paytable(request.paytable_path)
     adapter = adapter_for(paytable.game)
-    if request.best_games is None:  # record the number used, so the report's command reproduces the run
-        request = replace(request, best_games=min(request.games, adapter.best_games_default))
+    # Record the numbers used, so that the report's command reproduces the run.
+    games = request.games if request.games is not None else adapter.games_default
+    best_games = min(games, adapter.best_games_default) if request.best_games is None else request.best_games
+    request = replace(request, games=games, best_games=best_games)
     denominations = paytable.header.denominations_cents
     denom = request.denom_cents or denominations[0]
     if denom not in denominations:

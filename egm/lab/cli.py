@@ -47,7 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p = subparsers.add_parser("certify", help="certify a pay table: exact analysis, simulation, verdicts",
                               description="Certify a pay table (see docs/lab.md).")
     p.add_argument("paytable", type=Path, help="the pay-table file (it must be signed)")
-    p.add_argument("--games", type=_positive, default=1_000_000, help="games to simulate (default 1,000,000)")
+    p.add_argument("--games", type=_positive, default=None,
+                   help="games to simulate (default: the game's own; Dragon Poker 1,000,000)")
     p.add_argument("--seed", type=_non_negative, default=None,
                    help="run seed (default: a fresh one from the OS, printed so the run can be repeated)")
     p.add_argument("--workers", type=_positive, default=None, help="worker processes (default: all cores)")

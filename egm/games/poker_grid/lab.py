@@ -61,6 +61,7 @@ class PokerGridLab(LabAdapter):
     best_strategy = LOOKAHEAD_STRATEGY
     lower_strategy = RANDOM_STRATEGY
     strategy_methods = STRATEGY_METHODS
+    games_default = 5_000  # the reference engine plays about 5-10 games/s a core: about 10 minutes
     best_games_default = 2_000  # the lookahead plays about 5 games/s a core
 
     def chunk_games(self, strategy: str) -> int:
