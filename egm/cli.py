@@ -30,6 +30,8 @@ COMMAND_MODULES = (
 EXIT_TILT = 3
 EXIT_ROM_FAILED = 1  # `egm rom verify`'s failure code
 FIRMWARE_ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE_PACKAGES = ("egm", "hardware")
+EXIT_NOT_INSTALLED = 2
 
 
 class DamagedFirmware(Exception):
@@ -47,6 +49,13 @@ def _damaged_file(exc: BaseException) -> str:
         if path.is_relative_to(FIRMWARE_ROOT):
             return path.relative_to(FIRMWARE_ROOT).as_posix()
     return "(unknown file)"
+
+
+def _missing_package(exc: BaseException) -> str | None:
+    """The third-party package an import could not find (an installation problem, not ROM damage)."""
+    if isinstance(exc, ModuleNotFoundError) and exc.name and exc.name.split(".")[0] not in FIRMWARE_PACKAGES:
+        return exc.name
+    return None
 
 
 def _while_loading(exc: BaseException) -> bool:
@@ -72,6 +81,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, list[DamagedFirmware]]:
         try:
             module = importlib.import_module(name)
         except Exception as exc:  # a damaged firmware file: only its own commands are left out
+            if _missing_package(exc):
+                raise
             damaged.append(_damage_report(exc))
             continue
         module.register(subparsers)
@@ -99,6 +110,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.handler(args) or 0)
     except Exception as exc:
+        if package := _missing_package(exc):
+            print(f"egm: the package '{package}' is not installed; reinstall with `pip install -e .`",
+                  file=sys.stderr)
+            return EXIT_NOT_INSTALLED
         if not _while_loading(exc):
             raise
         return _rom_tilt(_damage_report(exc))

@@ -76,3 +76,18 @@ def test_a_damaged_verifier_still_fails_verification_naming_the_file(tree: Path)
 def test_the_intact_copy_plays(tree: Path, tmp_path: Path) -> None:
     code, report = autoplay(tree, tmp_path / "nvram")
     assert code == 0 and report["games_completed"] == 2 and report["meters"]["games_played"] == 2
+
+
+def test_a_missing_package_is_an_installation_error_not_a_damaged_rom(tree: Path, tmp_path: Path) -> None:
+    path = tree / "egm/games/dragon_poker/rows.py"
+    original = path.read_bytes()
+    path.write_bytes(original + b"\nimport egm_test_package_not_installed  # noqa\n")
+    sign_tree(tree, tree)  # a correctly signed tree whose code needs a package that is not installed
+    try:
+        done = egm(tree, "autoplay", "--nvram", str(tmp_path / "nvram"), "--game", "dragon-poker",
+                   "--games", "1", "--seed", "1", "--json")
+    finally:
+        path.write_bytes(original)
+        sign_tree(tree, tree)
+    assert done.returncode == 2 and "rom_error" not in done.stdout
+    assert "'egm_test_package_not_installed' is not installed" in done.stderr
