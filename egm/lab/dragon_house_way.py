@@ -27,11 +27,9 @@ from egm.games.dragon_poker.house_way import (
     SWEEP_DIVISOR,
     WIN_SCALE,
 )
-from egm.lab.fast_eval import HIGHEST_RANK, NIBBLE_LOW_BITS, _census, best5_mask, value3_mask
+from egm.lab.fast_eval import HIGHEST_RANK, NIBBLE_LOW_BITS, _census, _popcount64, best5_mask, value3_mask
 from egm.lab.jit import njit
 from egm.poker import Category
-
-MAX_SEEDS = 64  # a hand has at most 45 seeds (six pairs and a single: 1 + 6 x 7 + 2)
 
 
 def front_table(front_wins: dict[Category, tuple[tuple[int, ...], ...]]) -> np.ndarray:
@@ -92,15 +90,6 @@ def _suit_order(mask: int) -> int:
 
 
 @njit(cache=True)
-def _popcount64(x: int) -> int:
-    """Set bits of a non-negative int64."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56 & 0xFF
-
-
-@njit(cache=True)
 def _pick(mask: int, rank: int, k: int, order: int) -> int:
     """k cards of `rank`, from the suits the hand holds fewest of first."""
     out = np.int64(0)
@@ -128,9 +117,60 @@ def _highest_single(mask: int, ranks: int) -> tuple[int, int]:
     return _single(mask, rank), ranks ^ (1 << rank)
 
 
+@njit(cache=True, inline="always")
+def _setting(mask: int, seed: int, added: int, parent: tuple[int, int, int, int]
+             ) -> tuple[int, int, int, int]:
+    """(back value, back cards, middle value, middle cards) around `seed`, from `parent`'s: the setting
+    around seed minus the cards `added`. Exact: best5_mask chooses the unique best subset under one
+    fixed order (docs/cards-and-rng.md), so a holding that lost only cards it did not choose keeps the
+    same value and cards."""
+    back, back_cards, middle, middle_cards = parent
+    if added & back_cards:
+        back, back_cards = best5_mask(mask & ~seed)
+        middle, middle_cards = best5_mask(mask & ~seed & ~back_cards)
+    elif added & middle_cards:
+        middle, middle_cards = best5_mask(mask & ~seed & ~back_cards)
+    return back, back_cards, middle, middle_cards
+
+
+@njit(cache=True, inline="always")
+def _moves(added: int, parent: tuple[int, int, int, int]) -> bool:
+    """Whether the setting around a seed differs from its parent's (else it is the same setting, with
+    the same score: when the parent came first in the seed order, the seed can only tie, and lose)."""
+    return (added & (parent[1] | parent[3])) != 0
+
+
+@njit(cache=True, inline="always")
+def _offer(best: tuple[int, int, int, int, int, int, int], mask: int, setting: tuple[int, int, int, int],
+           front_wins: np.ndarray, middle_wins: np.ndarray, back_wins: np.ndarray
+           ) -> tuple[int, int, int, int, int, int, int]:
+    """`best` (score, front, middle, back values, their cards), replaced by `setting` when it does not
+    foul and scores higher: offered in the seed order, so ties go to the earlier seed."""
+    back, back_cards, middle, middle_cards = setting
+    front_cards = mask & ~back_cards & ~middle_cards
+    front = value3_mask(front_cards)
+    if back < middle or middle < front:
+        return best
+    candidate = _score(front, middle, back, front_wins, middle_wins, back_wins)
+    if candidate > best[0]:
+        return candidate, front, middle, back, front_cards, middle_cards, back_cards
+    return best
+
+
 @njit(cache=True)
-def _seeds(mask: int, seeds: np.ndarray) -> int:
-    """Fill `seeds` with the seed masks of step 2, in order; return how many."""
+def house_way_with(mask: int, front_wins: np.ndarray, middle_wins: np.ndarray, back_wins: np.ndarray
+                   ) -> tuple[int, int, int, int, int, int]:
+    """The house way with the given win tables (tools/house_way_tables.py generates them):
+    (front, middle, back values, front, middle, back card masks).
+
+    The seeds of step 2 are offered in their order, each setting derived from that of a seed it
+    contains (`_setting`), which is set first: most seeds then reuse a back, often a middle too."""
+    greedy_back, greedy_back_cards = best5_mask(mask)
+    greedy_middle, greedy_middle_cards = best5_mask(mask & ~greedy_back_cards)
+    greedy = (greedy_back, greedy_back_cards, greedy_middle, greedy_middle_cards)
+    zero = np.int64(0)
+    best = _offer((np.int64(-1), zero, zero, zero, zero, zero, zero), mask, greedy, front_wins, middle_wins,
+                  back_wins)
     order = _suit_order(mask)
     _, counts, _ = _census(mask)
     paired, tripled = counts[2], counts[3]
@@ -142,97 +182,64 @@ def _seeds(mask: int, seeds: np.ndarray) -> int:
     high2, left = _highest_single(mask, left)
     lowest = single_ranks & -single_ranks
     second_lowest = (single_ranks ^ lowest) & -(single_ranks ^ lowest)
-    seeds[0] = 0
-    n = 1
-    highest_paired = HIGHEST_RANK[paired] if paired else -1
     left = paired
     while left:
         rank = HIGHEST_RANK[left]
         left ^= 1 << rank
         pair = _pick(mask, rank, 2, order)
+        around_pair = _setting(mask, pair, pair, greedy)
         if n_singles:
-            seeds[n] = pair | high0
-            n += 1
-        seeds[n] = pair
-        n += 1
+            best = _offer(best, mask, _setting(mask, pair | high0, high0, around_pair), front_wins,
+                          middle_wins, back_wins)
+        if _moves(pair, greedy):
+            best = _offer(best, mask, around_pair, front_wins, middle_wins, back_wins)
         breakers = paired ^ (1 << rank)
         while breakers:  # lowest rank first
             breaker = HIGHEST_RANK[breakers & -breakers]
             breakers ^= 1 << breaker
-            seeds[n] = pair | _pick(mask, breaker, 1, order)
-            n += 1
+            card = _pick(mask, breaker, 1, order)
+            if _moves(card, around_pair):
+                best = _offer(best, mask, _setting(mask, pair | card, card, around_pair), front_wins,
+                              middle_wins, back_wins)
     left = tripled
     while left:
         rank = HIGHEST_RANK[left]
         left ^= 1 << rank
-        seeds[n] = _pick(mask, rank, 3, order)
-        n += 1
+        trips = _pick(mask, rank, 3, order)
+        if _moves(trips, greedy):
+            best = _offer(best, mask, _setting(mask, trips, trips, greedy), front_wins, middle_wins,
+                          back_wins)
+    if not n_singles:
+        return best[1:]
+    # the single seeds' settings grow from the highest single's, then the two highest singles'
+    around_high = _setting(mask, high0, high0, greedy)
+    around_two = _setting(mask, high0 | high1, high1, around_high) if n_singles >= 2 else around_high
     if n_singles >= 3:
-        seeds[n] = high0 | high1 | high2
-        n += 1
+        best = _offer(best, mask, _setting(mask, high0 | high1 | high2, high2, around_two), front_wins,
+                      middle_wins, back_wins)
     if n_singles >= 4:
-        seeds[n] = high0 | _single(mask, HIGHEST_RANK[second_lowest]) | _single(mask, HIGHEST_RANK[lowest])
-        n += 1
-    if n_singles >= 2:
-        seeds[n] = high0 | high1
-        n += 1
-    if n_singles >= 1:
-        seeds[n] = high0
-        n += 1
-        if highest_paired >= 0 and high0 < (np.int64(1) << (4 * highest_paired)):
-            seeds[n] = high0 | _pick(mask, highest_paired, 1, order)
-            n += 1
+        lows = _single(mask, HIGHEST_RANK[second_lowest]) | _single(mask, HIGHEST_RANK[lowest])
+        best = _offer(best, mask, _setting(mask, high0 | lows, lows, around_high), front_wins, middle_wins,
+                      back_wins)
+    if n_singles >= 2 and _moves(high0 | high1, greedy):
+        best = _offer(best, mask, around_two, front_wins, middle_wins, back_wins)
+    if _moves(high0, greedy):
+        best = _offer(best, mask, around_high, front_wins, middle_wins, back_wins)
+    highest_paired = HIGHEST_RANK[paired] if paired else -1
+    if highest_paired >= 0 and high0 < (np.int64(1) << (4 * highest_paired)):
+        card = _pick(mask, highest_paired, 1, order)
+        if _moves(card, around_high):
+            best = _offer(best, mask, _setting(mask, high0 | card, card, around_high), front_wins,
+                          middle_wins, back_wins)
     jokers = mask >> 52
-    if jokers and n_singles >= 2:
-        seeds[n] = (np.int64(jokers & -jokers) << 52) | high0 | high1
-        n += 1
-    if jokers and n_singles >= 1:
-        seeds[n] = (np.int64(jokers & -jokers) << 52) | high0
-        n += 1
-    return n
-
-
-@njit(cache=True)
-def house_way_with(mask: int, front_wins: np.ndarray, middle_wins: np.ndarray, back_wins: np.ndarray
-                   ) -> tuple[int, int, int, int, int, int]:
-    """The house way with the given win tables (tools/house_way_tables.py generates them):
-    (front, middle, back values, front, middle, back card masks).
-
-    Shortcut, exact: best5_mask chooses the unique best subset under one fixed order
-    (docs/cards-and-rng.md), so a holding that still contains the cards chosen from a larger holding
-    gets the same value and the same cards. A seed that misses the greedy back keeps that back, and one
-    that misses the greedy middle too lies in the greedy front: the greedy setting again, which can
-    only tie (and ties go to the earlier seed)."""
-    seeds = np.empty(MAX_SEEDS, np.int64)
-    best = np.int64(-1)
-    front = middle = back = front_cards = middle_cards = back_cards = np.int64(0)
-    greedy_back, greedy_back_cards = best5_mask(mask)
-    greedy_rest = mask & ~greedy_back_cards
-    greedy_middle, greedy_middle_cards = best5_mask(greedy_rest)
-    for i in range(_seeds(mask, seeds)):
-        seed = seeds[i]
-        if seed & greedy_back_cards:
-            b, b_cards = best5_mask(mask & ~seed)
-            rest = mask & ~seed & ~b_cards
-            m, m_cards = best5_mask(rest)
-        elif seed & greedy_middle_cards:
-            b, b_cards = greedy_back, greedy_back_cards
-            rest = greedy_rest & ~seed
-            m, m_cards = best5_mask(rest)
-        elif i == 0:
-            b, b_cards, m, m_cards = greedy_back, greedy_back_cards, greedy_middle, greedy_middle_cards
-            rest = greedy_rest
-        else:
-            continue
-        f_cards = seed | (rest & ~m_cards)
-        f = value3_mask(f_cards)
-        if b < m or m < f:
-            continue
-        candidate = _score(f, m, b, front_wins, middle_wins, back_wins)
-        if candidate > best:
-            best = candidate
-            front, middle, back, front_cards, middle_cards, back_cards = f, m, b, f_cards, m_cards, b_cards
-    return front, middle, back, front_cards, middle_cards, back_cards
+    joker = np.int64(jokers & -jokers) << 52
+    if joker and n_singles >= 2 and _moves(joker, around_two):
+        best = _offer(best, mask, _setting(mask, joker | high0 | high1, joker, around_two), front_wins,
+                      middle_wins, back_wins)
+    if joker and _moves(joker, around_high):
+        best = _offer(best, mask, _setting(mask, joker | high0, joker, around_high), front_wins, middle_wins,
+                      back_wins)
+    return best[1:]
 
 
 @njit(cache=True)

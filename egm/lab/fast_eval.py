@@ -60,6 +60,15 @@ def _popcount(x: int) -> int:
 
 
 @njit(cache=True)
+def _popcount64(x: int) -> int:
+    """Set bits of a non-negative int64."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56 & 0xFF
+
+
+@njit(cache=True)
 def _lowest_bits(x: int, k: int) -> int:
     """The k lowest set bits of x (fewer if x has fewer)."""
     out = 0
@@ -256,10 +265,46 @@ def _census(mask: int) -> tuple[tuple[int, int, int, int], tuple[int, int, int, 
     return (s0, s1, s2, s3), (ALL_RANKS, one, two, three, four, 0), _popcount((mask >> 52) & 3)
 
 
+@njit(cache=True, inline="always")
+def _descending(value: int, ranks: int, k: int) -> int:
+    """`value` followed by the k highest ranks of `ranks` (rank + 1 per nibble), highest first."""
+    for _ in range(k):
+        rank = HIGHEST_RANK[ranks]
+        ranks ^= 1 << rank
+        value = value << 4 | (rank + 1)
+    return value
+
+
+@njit(cache=True, inline="always")
+def _five(suits: tuple[int, int, int, int], counts: tuple[int, int, int, int, int, int]) -> int:
+    """The value of exactly five natural cards, straight from the rank sets (no search: every card
+    plays). The house way's middles around three-card seeds are such holdings."""
+    one, two, three = counts[1], counts[2], counts[3]
+    if not two:  # five ranks: a straight, a flush, both or neither
+        flush = one == suits[0] or one == suits[1] or one == suits[2] or one == suits[3]
+        top, _ = _straight_top(one, 0)
+        if top >= 0:
+            return ((STRAIGHT_FLUSH if flush else STRAIGHT) << 4 | (top + 1)) << 16
+        return _descending(FLUSH if flush else HIGH_CARD, one, 5)
+    if counts[4]:
+        quad = HIGHEST_RANK[counts[4]]
+        return _descending(FOUR_OF_A_KIND << 4 | (quad + 1), one ^ (1 << quad), 1) << 12
+    if three:
+        trips = HIGHEST_RANK[three]
+        if two ^ (1 << trips):
+            return _descending(FULL_HOUSE << 4 | (trips + 1), two ^ (1 << trips), 1) << 12
+        return _descending(THREE_OF_A_KIND << 4 | (trips + 1), one ^ (1 << trips), 2) << 8
+    if two & (two - 1):
+        return _descending(_descending(TWO_PAIR, two, 2), one ^ two, 1) << 8
+    return _descending(PAIR << 4 | (HIGHEST_RANK[two] + 1), one ^ two, 3) << 4
+
+
 @njit(cache=True)
 def best5_mask(mask: int) -> tuple[int, int]:
     """The best 5-card hand of a holding of at least 5 cards: (value, mask of the chosen cards)."""
     suits, counts, jokers = _census(mask)
+    if not jokers and _popcount64(mask) == 5:
+        return _five(suits, counts), mask
     value, chosen = _grouped(mask, counts, jokers, FIVE_OF_A_KIND, 5, 0, 0)
     if value < 0:
         value, chosen = _straight_flush(mask, suits, jokers)
