@@ -299,12 +299,10 @@ def _five(suits: tuple[int, int, int, int], counts: tuple[int, int, int, int, in
     return _descending(PAIR << 4 | (HIGHEST_RANK[two] + 1), one ^ two, 3) << 4
 
 
-@njit(cache=True)
-def best5_mask(mask: int) -> tuple[int, int]:
-    """The best 5-card hand of a holding of at least 5 cards: (value, mask of the chosen cards)."""
-    suits, counts, jokers = _census(mask)
-    if not jokers and _popcount64(mask) == 5:
-        return _five(suits, counts), mask
+@njit(cache=True, inline="always")
+def _best5(mask: int, suits: tuple[int, int, int, int], counts: tuple[int, int, int, int, int, int],
+           jokers: int) -> tuple[int, int]:
+    """best5_mask's search, category by category, best first."""
     value, chosen = _grouped(mask, counts, jokers, FIVE_OF_A_KIND, 5, 0, 0)
     if value < 0:
         value, chosen = _straight_flush(mask, suits, jokers)
@@ -328,6 +326,19 @@ def best5_mask(mask: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
+def best5_mask(mask: int) -> tuple[int, int]:
+    """The best 5-card hand of a holding of at least 5 cards: (value, mask of the chosen cards)."""
+    suits, counts, jokers = _census(mask)
+    if jokers:
+        return _best5(mask, suits, counts, jokers)
+    if _popcount64(mask) == 5:
+        return _five(suits, counts), mask
+    # the common joker-free holding: a copy of the search with the joker count a constant 0, so the
+    # compiler folds the joker paths away
+    return _best5(mask, suits, counts, 0)
+
+
+@njit(cache=True)
 def best3_mask(mask: int) -> tuple[int, int]:
     """The best 3-card hand of a holding of at least 3 cards: (value, mask of the chosen cards)."""
     _, counts, jokers = _census(mask)
@@ -339,25 +350,24 @@ def best3_mask(mask: int) -> tuple[int, int]:
     return value, chosen
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def value3_mask(mask: int) -> int:
-    """The value of exactly three cards: best3_mask's, straight from the rank sets when no joker is held
-    (the house way's front, once per candidate setting)."""
-    _, counts, jokers = _census(mask)
-    if jokers:
+    """The value of exactly three cards: best3_mask's, straight from the held ranks when no joker is
+    held (the house way's front, once per candidate setting, so inlined there: one rank gather, not a
+    full census)."""
+    if mask & JOKERS:
         return best3_mask(mask)[0]
-    if counts[3]:
-        return (THREE_OF_A_KIND << 4 | (HIGHEST_RANK[counts[3]] + 1)) << 16
-    if counts[2]:
-        pair = HIGHEST_RANK[counts[2]]
-        return ((PAIR << 4 | (pair + 1)) << 4 | (HIGHEST_RANK[counts[1] ^ (1 << pair)] + 1)) << 12
-    ranks = counts[1]
-    value = HIGH_CARD
-    for _ in range(3):
-        rank = HIGHEST_RANK[ranks]
-        ranks ^= 1 << rank
-        value = value << 4 | (rank + 1)
-    return value << 8
+    ranks = _suit_ranks(mask | mask >> 1 | mask >> 2 | mask >> 3, 0)  # the ranks held
+    top = HIGHEST_RANK[ranks]
+    rest = ranks ^ (1 << top)
+    if not rest:
+        return (THREE_OF_A_KIND << 4 | (top + 1)) << 16
+    if rest & (rest - 1):
+        return _descending(HIGH_CARD, ranks, 3) << 8
+    low = HIGHEST_RANK[rest]
+    top_cards = (mask >> (4 * top)) & 15
+    pair, kicker = (top, low) if top_cards & (top_cards - 1) else (low, top)
+    return ((PAIR << 4 | (pair + 1)) << 4 | (kicker + 1)) << 12
 
 
 @njit(cache=True)
