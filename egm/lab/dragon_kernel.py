@@ -43,6 +43,9 @@ PLAYER, HOUSE, DRAGON, SPLIT = 0, 1, 2, 3
 SAMPLES = 32  # opponent draws per candidate setting in the best-available search
 CANDIDATES = 1 + 286  # the house way's setting, then one per front (C(13, 3) = 286)
 READ_WORDS = 1 << 20  # words read from the DRBG per refill (4 MiB)
+# LIMITS[n]: the largest multiple of n under 2^32 (randbelow(n) rejects words from it on), one division
+# fewer per card in the shuffle
+LIMITS = np.array([WORD_LIMIT // n * n if n else 0 for n in range(DECK_SIZE + 1)], np.int64)
 
 
 def params_of(rules: DragonPokerRules) -> np.ndarray:
@@ -60,7 +63,7 @@ def _shuffle(words: np.ndarray, pos: int, deck: np.ndarray) -> int:
         deck[i] = i
     for i in range(DECK_SIZE - 1, 0, -1):
         n = i + 1
-        limit = (WORD_LIMIT // n) * n
+        limit = LIMITS[n]
         while True:
             if pos >= words.size:
                 return -1
