@@ -12,16 +12,16 @@ import pytest
 
 import egm.lab.fast_eval
 from egm.cards import DECK, Card
-from egm.lab.fast_eval import best3_mask, best5_many, best5_mask, mask_of
+from egm.lab.fast_eval import CARD_BITS, best3_mask, best5_many, best5_mask, mask_of
 from egm.poker import best_hand, evaluate
 
 
 def mask(cards: Sequence[Card]) -> int:
-    return sum(1 << c.index for c in cards)
+    return sum(1 << int(CARD_BITS[c.index]) for c in cards)
 
 
 def cards_of(chosen: int) -> tuple[Card, ...]:
-    return tuple(sorted((c for c in DECK if chosen >> c.index & 1), reverse=True))
+    return tuple(sorted((c for c in DECK if chosen >> int(CARD_BITS[c.index]) & 1), reverse=True))
 
 
 def holding(rng: random.Random, n: int, jokers: int) -> list[Card]:
@@ -75,8 +75,11 @@ def test_every_three_card_hand_and_a_five_card_sample_match() -> None:
     assert chosen.tolist() == [mask(h) for h in hands]
 
 
-def test_mask_of_card_indices() -> None:
-    assert mask_of(np.array([0, 51, 52, 53], np.uint8)) == 1 | 1 << 51 | 3 << 52
+def test_mask_of_card_indices_is_the_lane_layout() -> None:
+    # 2c (index 0) is clubs' deuce, bit 0; As (51) spades' ace, bit 3 * 16 + 12; the jokers bits 61, 62
+    assert mask_of(np.array([0, 51, 52, 53], np.uint8)) == 1 | 1 << 60 | 3 << 61
+    assert sorted(CARD_BITS.tolist()) == sorted({16 * suit + rank for suit in range(4) for rank in range(13)}
+                                                | {61, 62})
 
 
 def test_doctests() -> None:

@@ -24,13 +24,14 @@ from egm.games.dragon_poker.house_way import (
 )
 from egm.games.dragon_poker.paytable import ROWS
 from egm.lab.dragon_house_way import house_way
+from egm.lab.fast_eval import CARD_BITS
 from egm.poker import Category
 
 JOKERS = DECK[52:]
 
 
 def mask_of(cards: Iterable[Card]) -> int:
-    return sum(1 << card.index for card in cards)
+    return sum(1 << int(CARD_BITS[card.index]) for card in cards)
 
 
 def check(hand: list[Card]) -> None:

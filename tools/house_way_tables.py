@@ -27,6 +27,7 @@ from numba import njit
 
 from egm.games.dragon_poker.house_way import WIN_SCALE
 from egm.lab.dragon_house_way import house_way_with
+from egm.lab.fast_eval import CARD_BITS
 from egm.poker import Category
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,7 +53,7 @@ def _count_rows(hands: int, seed: int, front_wins: np.ndarray, middle_wins: np.n
             z = z ^ (z >> np.uint64(31))
             j = i + np.int64(z % np.uint64(54 - i))
             deck[i], deck[j] = deck[j], deck[i]
-            mask |= np.int64(1) << deck[i]
+            mask |= np.int64(1) << CARD_BITS[deck[i]]
         front, middle, back, _, _, _ = house_way_with(mask, front_wins, middle_wins, back_wins)
         fronts[front >> 12] += 1
         middles[middle >> 16] += 1

@@ -1,7 +1,7 @@
 """The compiled twin of the house way "house-way/2" (egm.games.dragon_poker.house_way), for the lab.
 
 Same algorithm, same candidate order, same integer score and the same tables as the reference, on
-card-set masks (int64, bit i = card index i) with egm.lab.fast_eval, whose best5_mask / best3_mask
+card-set masks (int64, egm.lab.fast_eval's lane layout) with egm.lab.fast_eval, whose best5_mask / best3_mask
 choose exactly the cards `egm.poker.best_hand` chooses. tests/test_lab_house_way.py proves values
 and cards identical to the reference.
 
@@ -27,7 +27,16 @@ from egm.games.dragon_poker.house_way import (
     SWEEP_DIVISOR,
     WIN_SCALE,
 )
-from egm.lab.fast_eval import HIGHEST_RANK, NIBBLE_LOW_BITS, _census, _popcount64, best5_mask, value3_mask
+from egm.lab.fast_eval import (
+    ALL_RANKS,
+    COLUMN,
+    HIGHEST_RANK,
+    JOKER_BIT,
+    _census,
+    _popcount,
+    best5_mask,
+    value3_mask,
+)
 from egm.lab.jit import njit
 from egm.poker import Category
 
@@ -76,10 +85,10 @@ def _score(front: int, middle: int, back: int, front_wins: np.ndarray, middle_wi
 def _suit_order(mask: int) -> int:
     """The four suits by how many natural cards of them the hand holds, fewest first (ties: lowest
     suit), packed 2 bits per suit."""
-    k0 = _popcount64(mask & NIBBLE_LOW_BITS) << 2
-    k1 = _popcount64((mask >> 1) & NIBBLE_LOW_BITS) << 2 | 1
-    k2 = _popcount64((mask >> 2) & NIBBLE_LOW_BITS) << 2 | 2
-    k3 = _popcount64((mask >> 3) & NIBBLE_LOW_BITS) << 2 | 3
+    k0 = _popcount(mask & ALL_RANKS) << 2
+    k1 = _popcount((mask >> 16) & ALL_RANKS) << 2 | 1
+    k2 = _popcount((mask >> 32) & ALL_RANKS) << 2 | 2
+    k3 = _popcount((mask >> 48) & ALL_RANKS) << 2 | 3
     # a sorting network on (held, suit) keys: no arrays in the hot path
     k0, k1 = min(k0, k1), max(k0, k1)
     k2, k3 = min(k2, k3), max(k2, k3)
@@ -95,7 +104,7 @@ def _pick(mask: int, rank: int, k: int, order: int) -> int:
     out = np.int64(0)
     got = 0
     for i in range(4):
-        card = np.int64(1) << (4 * rank + ((order >> (2 * i)) & 3))
+        card = np.int64(1) << (16 * ((order >> (2 * i)) & 3) + rank)
         if got < k and mask & card:
             out |= card
             got += 1
@@ -105,7 +114,7 @@ def _pick(mask: int, rank: int, k: int, order: int) -> int:
 @njit(cache=True)
 def _single(mask: int, rank: int) -> int:
     """The one card of `rank` in `mask`."""
-    return mask & (np.int64(15) << (4 * rank))
+    return mask & (COLUMN << rank)
 
 
 @njit(cache=True)
@@ -175,7 +184,7 @@ def house_way_with(mask: int, front_wins: np.ndarray, middle_wins: np.ndarray, b
     _, counts, _ = _census(mask)
     paired, tripled = counts[2], counts[3]
     single_ranks = counts[1] & ~paired
-    n_singles = _popcount64(single_ranks)
+    n_singles = _popcount(single_ranks)
     # the three highest singles and the two lowest (0 where the hand has fewer)
     high0, left = _highest_single(mask, single_ranks)
     high1, left = _highest_single(mask, left)
@@ -226,13 +235,13 @@ def house_way_with(mask: int, front_wins: np.ndarray, middle_wins: np.ndarray, b
     if _moves(high0, greedy):
         best = _offer(best, mask, around_high, front_wins, middle_wins, back_wins)
     highest_paired = HIGHEST_RANK[paired] if paired else -1
-    if highest_paired >= 0 and high0 < (np.int64(1) << (4 * highest_paired)):
+    if highest_paired > HIGHEST_RANK[single_ranks]:
         card = _pick(mask, highest_paired, 1, order)
         if _moves(card, around_high):
             best = _offer(best, mask, _setting(mask, high0 | card, card, around_high), front_wins,
                           middle_wins, back_wins)
-    jokers = mask >> 52
-    joker = np.int64(jokers & -jokers) << 52
+    jokers = mask >> JOKER_BIT
+    joker = np.int64(jokers & -jokers) << JOKER_BIT
     if joker and n_singles >= 2 and _moves(joker, around_two):
         best = _offer(best, mask, _setting(mask, joker | high0 | high1, joker, around_two), front_wins,
                       middle_wins, back_wins)

@@ -28,7 +28,7 @@ import numpy as np
 
 from egm.games.dragon_poker.paytable import ROW_CATEGORIES, ROWS, DragonPokerRules
 from egm.lab.dragon_house_way import house_way
-from egm.lab.fast_eval import best3_mask, best5_mask
+from egm.lab.fast_eval import CARD_BITS, best3_mask, best5_mask
 from egm.lab.jit import njit
 from egm.poker import Category
 from egm.rng import BLOCK_BYTES, Rng, derive_seed
@@ -80,7 +80,7 @@ def _shuffle(words: np.ndarray, pos: int, deck: np.ndarray) -> int:
 def _hand_mask(deck: np.ndarray, start: int) -> np.int64:
     mask = np.int64(0)
     for i in range(start, start + HAND):
-        mask |= np.int64(1) << np.int64(deck[i])
+        mask |= np.int64(1) << CARD_BITS[deck[i]]
     return mask
 
 
@@ -146,11 +146,11 @@ def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
 @njit(cache=True)
 def _best_available(mask: np.int64, pool: int, params: np.ndarray, state: np.uint64) -> tuple[int, int, int]:
     """The player's setting (front, middle, back values) by the best-available search."""
-    cards = np.empty(HAND, np.int64)
+    cards = np.empty(HAND, np.int64)  # the hand's card bits, in card index order
     n = 0
     for i in range(DECK_SIZE):
-        if (mask >> np.int64(i)) & 1:
-            cards[n] = i
+        if (mask >> CARD_BITS[i]) & 1:
+            cards[n] = CARD_BITS[i]
             n += 1
     fronts = np.empty(CANDIDATES, np.int64)
     middles = np.empty(CANDIDATES, np.int64)
@@ -172,11 +172,11 @@ def _best_available(mask: np.int64, pool: int, params: np.ndarray, state: np.uin
                     fronts[count], middles[count], backs[count] = front, middle, back
                     bonuses[count] = _bonus(params, front, middle, back)
                     count += 1
-    unseen = np.empty(DECK_SIZE - HAND, np.int64)
+    unseen = np.empty(DECK_SIZE - HAND, np.int64)  # the other cards' bits, in card index order
     n = 0
     for i in range(DECK_SIZE):
-        if not (mask >> np.int64(i)) & 1:
-            unseen[n] = i
+        if not (mask >> CARD_BITS[i]) & 1:
+            unseen[n] = CARD_BITS[i]
             n += 1
     totals = np.zeros(count, np.int64)
     for _ in range(SAMPLES):

@@ -1,7 +1,10 @@
 """Compiled poker evaluation for the lab's kernels: best 5 (or 3) of up to 54 cards, straight from bitmasks.
 
-A holding is a card-set mask (`int64`, bit i = the card with index i of egm.cards: rank * 4 + suit,
-jokers 52 and 53). The functions compute, with no subset enumeration, the value of the best hand in
+A holding is a card-set mask (`int64`) in the lane layout: each suit has a 16-bit lane, bit
+16 * suit + rank for a natural card (egm.cards index rank * 4 + suit), and the jokers 52 and 53 are bits 61
+and 62 (`CARD_BITS`, `mask_of`). A suit's rank set is then one shift and one mask, and the cards of a rank
+are one column across the lanes: the census every evaluation starts with costs a few instructions.
+The functions compute, with no subset enumeration, the value of the best hand in
 exactly egm.poker's encoding, and the mask of the cards that make it, chosen by exactly the canonical
 rule egm.poker.best_hand documents (natural cards before jokers, joker 52 first; lowest suits first
 within a rank; highest kickers; a straight flush or flush from the suit that needs fewer jokers, then the
@@ -10,12 +13,13 @@ equal to the reference on random holdings of 3 to 13 cards, with and without jok
 
 >>> from egm.cards import Card, parse_cards
 >>> from egm.poker import describe
+>>> def cards_of(chosen): return [str(Card(i)) for i in range(54) if chosen >> CARD_BITS[i] & 1]
 >>> cards = mask_of(np.array([c.index for c in parse_cards("Ac Ad Kh Ks Kc 7d 2c JK")], np.uint8))
 >>> value, chosen = best5_mask(cards)
->>> describe(value), [str(Card(i)) for i in range(54) if chosen >> i & 1]
+>>> describe(value), cards_of(chosen)
 ('Four Kings', ['Kc', 'Kh', 'Ks', 'Ac', 'JK'])
 >>> value, chosen = best3_mask(cards & ~chosen)
->>> describe(value), [str(Card(i)) for i in range(54) if chosen >> i & 1]
+>>> describe(value), cards_of(chosen)
 ('Ace High', ['2c', '7d', 'Ad'])
 
 All functions are `numba.njit(cache=True)`; call them from other compiled code or from Python.
@@ -27,9 +31,10 @@ import numpy as np
 
 from egm.lab.jit import njit
 
-JOKERS = np.int64(3) << np.int64(52)
-ALL_RANKS = 0x1FFF
-NIBBLE_LOW_BITS = 0x1111111111111  # bit 4r: the clubs card of each rank
+JOKER_BIT = 61  # joker 52; joker 53 is the next bit
+JOKERS = np.int64(3) << np.int64(JOKER_BIT)
+ALL_RANKS = 0x1FFF  # one lane: the 13 ranks
+COLUMN = 0x0001000100010001  # bit 0 of each lane: shifted left by r, the four cards of rank r
 
 FIVE_OF_A_KIND = 9
 STRAIGHT_FLUSH = 8
@@ -42,12 +47,26 @@ TWO_PAIR = 2
 PAIR = 1
 HIGH_CARD = 0
 
+# CARD_BITS[index]: the bit of the card with that egm.cards index (rank * 4 + suit; jokers 52, 53).
+CARD_BITS = np.array([16 * (i & 3) + (i >> 2) for i in range(52)] + [JOKER_BIT, JOKER_BIT + 1], np.int64)
 # HIGHEST_RANK[x]: the highest set bit of a 13-bit rank set x (x > 0).
 HIGHEST_RANK = np.array([max(r for r in range(13) if x >> r & 1) if x else -1 for x in range(1 << 13)],
                         np.int8)
 # STRAIGHT_RANKS[top]: the rank set of the straight with `top` on top (3 = the wheel, A-2-3-4-5).
 STRAIGHT_RANKS = np.array([0x100F if top == 3 else 31 << (top - 4) if top > 3 else 0 for top in range(13)],
                           np.int64)
+
+
+def _top_ranks(ranks: int, k: int) -> list[int]:
+    return [r for r in range(12, -1, -1) if ranks >> r & 1][:k]
+
+
+# TOP[k, x]: the k highest ranks of the rank set x, as a rank set; DESCENDING[x]: x's five highest ranks
+# as rank + 1 nibbles, highest first, left-aligned in 20 bits (0 nibbles where x holds fewer): a hand
+# value's tie-break part, so the top k of them are DESCENDING[x] >> 4 * (5 - k).
+TOP = np.array([[sum(1 << r for r in _top_ranks(x, k)) for x in range(1 << 13)] for k in range(6)], np.int64)
+DESCENDING = np.array([sum((r + 1) << (16 - 4 * i) for i, r in enumerate(_top_ranks(x, 5)))
+                       for x in range(1 << 13)], np.int64)
 
 
 @njit(cache=True)
@@ -57,15 +76,6 @@ def _popcount(x: int) -> int:
     x = (x & 0x3333) + ((x >> 2) & 0x3333)
     x = (x + (x >> 4)) & 0x0F0F
     return (x + (x >> 8)) & 0x1F
-
-
-@njit(cache=True)
-def _popcount64(x: int) -> int:
-    """Set bits of a non-negative int64."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56 & 0xFF
 
 
 @njit(cache=True)
@@ -81,20 +91,28 @@ def _lowest_bits(x: int, k: int) -> int:
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _naturals(mask: int, rank: int, k: int) -> int:
     """The k cards of `rank` with the lowest suits."""
-    return _lowest_bits((mask >> (4 * rank)) & 15, k) << (4 * rank)
+    return _lowest_bits((mask >> rank) & COLUMN, k) << rank
 
 
-@njit(cache=True)
-def _suit_ranks(mask: int, suit: int) -> int:
-    """The ranks (13-bit set) held in `suit`: bits 4r + suit gathered to bits r."""
-    x = (mask >> suit) & NIBBLE_LOW_BITS
-    x = (x | (x >> 3)) & 0x0303030303030303
-    x = (x | (x >> 6)) & 0x000F000F000F000F
-    x = (x | (x >> 12)) & 0x000000FF000000FF
-    return (x | (x >> 24)) & 0xFFFF
+@njit(cache=True, inline="always")
+def _lowest_suits(mask: int, ranks: int) -> int:
+    """For each rank of `ranks`, the card of it from the lowest suit `mask` holds (none if it holds
+    none): the four lanes at once."""
+    held = mask & (ranks * COLUMN)
+    s0, s1 = held & ALL_RANKS, (held >> 16) & ALL_RANKS
+    s2, s3 = (held >> 32) & ALL_RANKS, (held >> 48) & ALL_RANKS
+    below = s0 | s1
+    return s0 | (s1 & ~s0) << 16 | (s2 & ~below) << 32 | (s3 & ~(below | s2)) << 48
+
+
+@njit(cache=True, inline="always")
+def _lowest_two_suits(mask: int, ranks: int) -> int:
+    """For each rank of `ranks`, the two cards of it from the lowest suits."""
+    first = _lowest_suits(mask, ranks)
+    return first | _lowest_suits(mask & ~first, ranks)
 
 
 @njit(cache=True)
@@ -109,8 +127,8 @@ def _count(counts: tuple[int, int, int, int, int, int], rank: int) -> int:
         (counts[4] >> rank) & 1)
 
 
-# From here to _census, best5_mask's helpers are inlined in numba's IR (inline="always"): each call site
-# then has its constant category, group sizes and k folded in (best5_mask about 35 % faster).
+# From here to _census, the joker search's helpers are inlined in numba's IR (inline="always"): each call
+# site then has its constant category, group sizes and k folded in.
 @njit(cache=True, inline="always")
 def _singles(mask: int, held: int, used: int, k: int, jokers_left: int) -> tuple[bool, int, int, int]:
     """k kickers of distinct unused ranks, highest first, a natural card (lowest suit) where one is held
@@ -119,15 +137,6 @@ def _singles(mask: int, held: int, used: int, k: int, jokers_left: int) -> tuple
     chosen = 0
     jokers = 0
     got = 0
-    if jokers_left == 0:
-        left = held & ~used
-        while got < k and left:
-            rank = HIGHEST_RANK[left]
-            left ^= 1 << rank
-            chosen |= _naturals(mask, rank, 1)
-            packed = packed << 4 | (rank + 1)
-            got += 1
-        return got == k, packed, chosen, 0
     rank = 12
     while got < k and rank >= 0:
         if not (used >> rank) & 1:
@@ -205,39 +214,26 @@ def _straight_flush(mask: int, suits: tuple[int, int, int, int], jokers_held: in
                 best_top, best_need, best_suit = top, need, suit
     if best_top < 0:
         return -1, 0
-    chosen = _lowest_bits(mask & JOKERS, best_need)
-    wanted = STRAIGHT_RANKS[best_top]
-    for rank in range(13):
-        if (wanted >> rank) & 1:
-            chosen |= mask & (np.int64(1) << (4 * rank + best_suit))
+    chosen = _lowest_bits(mask & JOKERS, best_need) | mask & (STRAIGHT_RANKS[best_top] << (16 * best_suit))
     return (STRAIGHT_FLUSH << 4 | (best_top + 1)) << 16, chosen
 
 
 @njit(cache=True, inline="always")
 def _flush(mask: int, suits: tuple[int, int, int, int], jokers_held: int) -> tuple[int, int]:
+    """The best flush; each joker is one more ace of the suit, so the jokers lead the value."""
+    aces = 0
+    for _ in range(jokers_held):
+        aces = aces << 4 | 13
     best_value, best_suit = -1, -1
     for suit in range(4):
-        ranks = suits[suit]
-        if _popcount(ranks) + jokers_held < 5:
-            continue
-        value = FLUSH
-        for _ in range(jokers_held):
-            value = value << 4 | 13
-        for _ in range(5 - jokers_held):
-            rank = HIGHEST_RANK[ranks]
-            ranks ^= 1 << rank
-            value = value << 4 | (rank + 1)
-        if value > best_value:
-            best_value, best_suit = value, suit
+        if _popcount(suits[suit]) + jokers_held >= 5:
+            value = (FLUSH << (4 * jokers_held) | aces) << (20 - 4 * jokers_held) | (
+                DESCENDING[suits[suit]] >> (4 * jokers_held))
+            if value > best_value:
+                best_value, best_suit = value, suit
     if best_value < 0:
         return -1, 0
-    chosen = mask & JOKERS
-    ranks = suits[best_suit]
-    for _ in range(5 - jokers_held):
-        rank = HIGHEST_RANK[ranks]
-        ranks ^= 1 << rank
-        chosen |= np.int64(1) << (4 * rank + best_suit)
-    return best_value, chosen
+    return best_value, mask & JOKERS | TOP[5 - jokers_held, suits[best_suit]] << (16 * best_suit)
 
 
 @njit(cache=True, inline="always")
@@ -245,64 +241,27 @@ def _straight(mask: int, held: int, jokers_held: int) -> tuple[int, int]:
     top, need = _straight_top(held, jokers_held)
     if top < 0:
         return -1, 0
-    chosen = _lowest_bits(mask & JOKERS, need)
-    wanted = STRAIGHT_RANKS[top] & held
-    while wanted:
-        rank = HIGHEST_RANK[wanted]
-        wanted ^= 1 << rank
-        chosen |= _naturals(mask, rank, 1)
+    chosen = _lowest_bits(mask & JOKERS, need) | _lowest_suits(mask, STRAIGHT_RANKS[top] & held)
     return (STRAIGHT << 4 | (top + 1)) << 16, chosen
 
 
 @njit(cache=True, inline="always")
 def _census(mask: int) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int, int, int], int]:
     """(rank set of each suit, ranks held at least 0..5 times, jokers held)."""
-    s0, s1, s2, s3 = _suit_ranks(mask, 0), _suit_ranks(mask, 1), _suit_ranks(mask, 2), _suit_ranks(mask, 3)
+    s0, s1 = mask & ALL_RANKS, (mask >> 16) & ALL_RANKS
+    s2, s3 = (mask >> 32) & ALL_RANKS, (mask >> 48) & ALL_RANKS
     one = s0 | s1 | s2 | s3
     two = (s0 & s1) | (s2 & s3) | ((s0 | s1) & (s2 | s3))
     three = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
     four = s0 & s1 & s2 & s3
-    return (s0, s1, s2, s3), (ALL_RANKS, one, two, three, four, 0), _popcount((mask >> 52) & 3)
+    return (s0, s1, s2, s3), (ALL_RANKS, one, two, three, four, 0), (mask >> JOKER_BIT & 1) + (
+        mask >> (JOKER_BIT + 1) & 1)
 
 
 @njit(cache=True, inline="always")
-def _descending(value: int, ranks: int, k: int) -> int:
-    """`value` followed by the k highest ranks of `ranks` (rank + 1 per nibble), highest first."""
-    for _ in range(k):
-        rank = HIGHEST_RANK[ranks]
-        ranks ^= 1 << rank
-        value = value << 4 | (rank + 1)
-    return value
-
-
-@njit(cache=True, inline="always")
-def _five(suits: tuple[int, int, int, int], counts: tuple[int, int, int, int, int, int]) -> int:
-    """The value of exactly five natural cards, straight from the rank sets (no search: every card
-    plays). The house way's middles around three-card seeds are such holdings."""
-    one, two, three = counts[1], counts[2], counts[3]
-    if not two:  # five ranks: a straight, a flush, both or neither
-        flush = one == suits[0] or one == suits[1] or one == suits[2] or one == suits[3]
-        top, _ = _straight_top(one, 0)
-        if top >= 0:
-            return ((STRAIGHT_FLUSH if flush else STRAIGHT) << 4 | (top + 1)) << 16
-        return _descending(FLUSH if flush else HIGH_CARD, one, 5)
-    if counts[4]:
-        quad = HIGHEST_RANK[counts[4]]
-        return _descending(FOUR_OF_A_KIND << 4 | (quad + 1), one ^ (1 << quad), 1) << 12
-    if three:
-        trips = HIGHEST_RANK[three]
-        if two ^ (1 << trips):
-            return _descending(FULL_HOUSE << 4 | (trips + 1), two ^ (1 << trips), 1) << 12
-        return _descending(THREE_OF_A_KIND << 4 | (trips + 1), one ^ (1 << trips), 2) << 8
-    if two & (two - 1):
-        return _descending(_descending(TWO_PAIR, two, 2), one ^ two, 1) << 8
-    return _descending(PAIR << 4 | (HIGHEST_RANK[two] + 1), one ^ two, 3) << 4
-
-
-@njit(cache=True, inline="always")
-def _best5(mask: int, suits: tuple[int, int, int, int], counts: tuple[int, int, int, int, int, int],
-           jokers: int) -> tuple[int, int]:
-    """best5_mask's search, category by category, best first."""
+def _with_jokers(mask: int, suits: tuple[int, int, int, int], counts: tuple[int, int, int, int, int, int],
+                 jokers: int) -> tuple[int, int]:
+    """best5_mask of a holding with jokers: egm.poker's search, category by category, best first."""
     value, chosen = _grouped(mask, counts, jokers, FIVE_OF_A_KIND, 5, 0, 0)
     if value < 0:
         value, chosen = _straight_flush(mask, suits, jokers)
@@ -325,17 +284,77 @@ def _best5(mask: int, suits: tuple[int, int, int, int], counts: tuple[int, int, 
     return value, chosen
 
 
+@njit(cache=True, inline="always")
+def _run_top(ranks: int) -> int:
+    """The top of the highest straight in a rank set, or -1."""
+    extended = (ranks << 1) | ((ranks >> 12) & 1)  # bit r + 1 = rank r; bit 0 = the ace, low
+    runs = extended & (extended >> 1) & (extended >> 2) & (extended >> 3) & (extended >> 4)
+    return HIGHEST_RANK[runs] + 3 if runs else -1
+
+
+@njit(cache=True, inline="always")
+def _natural(mask: int, suits: tuple[int, int, int, int], counts: tuple[int, int, int, int, int, int]
+             ) -> tuple[int, int]:
+    """best5_mask of a joker-free holding: each category straight from the rank sets, no search."""
+    one, two, three, four = counts[1], counts[2], counts[3], counts[4]
+    flushes = 0  # the suits holding five or more
+    top, top_suit = -1, 0
+    for suit in range(4):
+        if _popcount(suits[suit]) >= 5:
+            flushes |= 1 << suit
+            run = _run_top(suits[suit])
+            if run > top:  # on a tie the lower suit stays
+                top, top_suit = run, suit
+    if top >= 0:
+        return (STRAIGHT_FLUSH << 4 | (top + 1)) << 16, STRAIGHT_RANKS[top] << (16 * top_suit)
+    if four:
+        quad = HIGHEST_RANK[four]
+        kicker = TOP[1, one ^ (1 << quad)]
+        return (FOUR_OF_A_KIND << 4 | (quad + 1)) << 16 | DESCENDING[kicker] >> 4, (
+            mask & (COLUMN << quad) | _lowest_suits(mask, kicker))
+    if three:
+        trips = 1 << HIGHEST_RANK[three]
+        pairs = two ^ trips
+        if pairs:
+            pair = TOP[1, pairs]
+            cards = _lowest_two_suits(mask, trips | pair)
+            return FULL_HOUSE << 20 | DESCENDING[trips] | DESCENDING[pair] >> 4, (
+                cards | _lowest_suits(mask & ~cards, trips))
+    if flushes:
+        best, best_suit = -1, 0
+        for suit in range(4):
+            if (flushes >> suit) & 1 and DESCENDING[suits[suit]] > best:
+                best, best_suit = DESCENDING[suits[suit]], suit
+        return FLUSH << 20 | best, TOP[5, suits[best_suit]] << (16 * best_suit)
+    top = _run_top(one)
+    if top >= 0:
+        return (STRAIGHT << 4 | (top + 1)) << 16, _lowest_suits(mask, STRAIGHT_RANKS[top])
+    if three:
+        trips = 1 << HIGHEST_RANK[three]
+        kickers = TOP[2, one ^ trips]
+        cards = _lowest_two_suits(mask, trips)
+        return THREE_OF_A_KIND << 20 | DESCENDING[trips] | DESCENDING[kickers] >> 4, (
+            cards | _lowest_suits(mask & ~cards, trips) | _lowest_suits(mask, kickers))
+    if two & (two - 1):
+        pairs = TOP[2, two]
+        kicker = TOP[1, one ^ pairs]
+        return TWO_PAIR << 20 | DESCENDING[pairs] | DESCENDING[kicker] >> 8, (
+            _lowest_two_suits(mask, pairs) | _lowest_suits(mask, kicker))
+    if two:
+        kickers = TOP[3, one ^ two]
+        return PAIR << 20 | DESCENDING[two] | DESCENDING[kickers] >> 4, (
+            _lowest_two_suits(mask, two) | _lowest_suits(mask, kickers))
+    kickers = TOP[5, one]
+    return DESCENDING[kickers], _lowest_suits(mask, kickers)
+
+
 @njit(cache=True)
 def best5_mask(mask: int) -> tuple[int, int]:
     """The best 5-card hand of a holding of at least 5 cards: (value, mask of the chosen cards)."""
     suits, counts, jokers = _census(mask)
     if jokers:
-        return _best5(mask, suits, counts, jokers)
-    if _popcount64(mask) == 5:
-        return _five(suits, counts), mask
-    # the common joker-free holding: a copy of the search with the joker count a constant 0, so the
-    # compiler folds the joker paths away
-    return _best5(mask, suits, counts, 0)
+        return _with_jokers(mask, suits, counts, jokers)
+    return _natural(mask, suits, counts)
 
 
 @njit(cache=True)
@@ -353,19 +372,18 @@ def best3_mask(mask: int) -> tuple[int, int]:
 @njit(cache=True, inline="always")
 def value3_mask(mask: int) -> int:
     """The value of exactly three cards: best3_mask's, straight from the held ranks when no joker is
-    held (the house way's front, once per candidate setting, so inlined there: one rank gather, not a
-    full census)."""
+    held (the house way's front, once per candidate setting, so inlined there)."""
     if mask & JOKERS:
         return best3_mask(mask)[0]
-    ranks = _suit_ranks(mask | mask >> 1 | mask >> 2 | mask >> 3, 0)  # the ranks held
+    ranks = (mask | mask >> 16 | mask >> 32 | mask >> 48) & ALL_RANKS
     top = HIGHEST_RANK[ranks]
     rest = ranks ^ (1 << top)
     if not rest:
         return (THREE_OF_A_KIND << 4 | (top + 1)) << 16
     if rest & (rest - 1):
-        return _descending(HIGH_CARD, ranks, 3) << 8
+        return DESCENDING[ranks]
     low = HIGHEST_RANK[rest]
-    top_cards = (mask >> (4 * top)) & 15
+    top_cards = (mask >> top) & COLUMN
     pair, kicker = (top, low) if top_cards & (top_cards - 1) else (low, top)
     return ((PAIR << 4 | (pair + 1)) << 4 | (kicker + 1)) << 12
 
@@ -375,7 +393,7 @@ def mask_of(cards: np.ndarray) -> int:
     """The card-set mask of an array of card indices (uint8, 0..53)."""
     mask = np.int64(0)
     for card in cards:
-        mask |= np.int64(1) << np.int64(card)
+        mask |= np.int64(1) << CARD_BITS[card]
     return mask
 
 
