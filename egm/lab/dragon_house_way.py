@@ -36,6 +36,7 @@ from egm.lab.fast_eval import (
     _popcount,
     best5_mask,
     value3_mask,
+    value5_mask,
 )
 from egm.lab.jit import njit
 from egm.poker import Category
@@ -127,18 +128,26 @@ def _highest_single(mask: int, ranks: int) -> tuple[int, int]:
 
 
 @njit(cache=True, inline="always")
-def _setting(mask: int, seed: int, added: int, parent: tuple[int, int, int, int]
+def _middle(rest: int, full_front: bool) -> tuple[int, int]:
+    """The middle from the cards left after the back: with a 3-card seed they are exactly its five."""
+    if full_front:
+        return value5_mask(rest), rest
+    return best5_mask(rest)
+
+
+@njit(cache=True, inline="always")
+def _setting(mask: int, seed: int, added: int, parent: tuple[int, int, int, int], full_front: bool = False
              ) -> tuple[int, int, int, int]:
     """(back value, back cards, middle value, middle cards) around `seed`, from `parent`'s: the setting
     around seed minus the cards `added`. Exact: best5_mask chooses the unique best subset under one
     fixed order (docs/cards-and-rng.md), so a holding that lost only cards it did not choose keeps the
-    same value and cards."""
+    same value and cards. `full_front`: the seed has 3 cards."""
     back, back_cards, middle, middle_cards = parent
     if added & back_cards:
         back, back_cards = best5_mask(mask & ~seed)
-        middle, middle_cards = best5_mask(mask & ~seed & ~back_cards)
+        middle, middle_cards = _middle(mask & ~seed & ~back_cards, full_front)
     elif added & middle_cards:
-        middle, middle_cards = best5_mask(mask & ~seed & ~back_cards)
+        middle, middle_cards = _middle(mask & ~seed & ~back_cards, full_front)
     return back, back_cards, middle, middle_cards
 
 
@@ -198,7 +207,7 @@ def house_way_with(mask: int, front_wins: np.ndarray, middle_wins: np.ndarray, b
         pair = _pick(mask, rank, 2, order)
         around_pair = _setting(mask, pair, pair, greedy)
         if n_singles:
-            best = _offer(best, mask, _setting(mask, pair | high0, high0, around_pair), front_wins,
+            best = _offer(best, mask, _setting(mask, pair | high0, high0, around_pair, True), front_wins,
                           middle_wins, back_wins)
         if _moves(pair, greedy):
             best = _offer(best, mask, around_pair, front_wins, middle_wins, back_wins)
@@ -208,7 +217,7 @@ def house_way_with(mask: int, front_wins: np.ndarray, middle_wins: np.ndarray, b
             breakers ^= 1 << breaker
             card = _pick(mask, breaker, 1, order)
             if _moves(card, around_pair):
-                best = _offer(best, mask, _setting(mask, pair | card, card, around_pair), front_wins,
+                best = _offer(best, mask, _setting(mask, pair | card, card, around_pair, True), front_wins,
                               middle_wins, back_wins)
     left = tripled
     while left:
@@ -216,7 +225,7 @@ def house_way_with(mask: int, front_wins: np.ndarray, middle_wins: np.ndarray, b
         left ^= 1 << rank
         trips = _pick(mask, rank, 3, order)
         if _moves(trips, greedy):
-            best = _offer(best, mask, _setting(mask, trips, trips, greedy), front_wins, middle_wins,
+            best = _offer(best, mask, _setting(mask, trips, trips, greedy, True), front_wins, middle_wins,
                           back_wins)
     if not n_singles:
         return best[1:]
@@ -224,12 +233,12 @@ def house_way_with(mask: int, front_wins: np.ndarray, middle_wins: np.ndarray, b
     around_high = _setting(mask, high0, high0, greedy)
     around_two = _setting(mask, high0 | high1, high1, around_high) if n_singles >= 2 else around_high
     if n_singles >= 3:
-        best = _offer(best, mask, _setting(mask, high0 | high1 | high2, high2, around_two), front_wins,
+        best = _offer(best, mask, _setting(mask, high0 | high1 | high2, high2, around_two, True), front_wins,
                       middle_wins, back_wins)
     if n_singles >= 4:
         lows = _single(mask, HIGHEST_RANK[second_lowest]) | _single(mask, HIGHEST_RANK[lowest])
-        best = _offer(best, mask, _setting(mask, high0 | lows, lows, around_high), front_wins, middle_wins,
-                      back_wins)
+        best = _offer(best, mask, _setting(mask, high0 | lows, lows, around_high, True), front_wins,
+                      middle_wins, back_wins)
     if n_singles >= 2 and _moves(high0 | high1, greedy):
         best = _offer(best, mask, around_two, front_wins, middle_wins, back_wins)
     if _moves(high0, greedy):
@@ -243,7 +252,7 @@ def house_way_with(mask: int, front_wins: np.ndarray, middle_wins: np.ndarray, b
     jokers = mask >> JOKER_BIT
     joker = np.int64(jokers & -jokers) << JOKER_BIT
     if joker and n_singles >= 2 and _moves(joker, around_two):
-        best = _offer(best, mask, _setting(mask, joker | high0 | high1, joker, around_two), front_wins,
+        best = _offer(best, mask, _setting(mask, joker | high0 | high1, joker, around_two, True), front_wins,
                       middle_wins, back_wins)
     if joker and _moves(joker, around_high):
         best = _offer(best, mask, _setting(mask, joker | high0, joker, around_high), front_wins, middle_wins,

@@ -348,13 +348,101 @@ def _natural(mask: int, suits: tuple[int, int, int, int], counts: tuple[int, int
     return DESCENDING[kickers], _lowest_suits(mask, kickers)
 
 
+@njit(cache=True, inline="always")
+def _gapped_top(ranks: int) -> tuple[int, int]:
+    """The highest straight that `ranks` and one joker make: (top, jokers needed), or (-1, 9)."""
+    a = (ranks << 1) | ((ranks >> 12) & 1)  # bit r + 1 = rank r; bit 0 = the ace, low
+    b, c, d, e = a >> 1, a >> 2, a >> 3, a >> 4
+    ab, cd = a & b, c & d
+    # bit i: four of the ranks i - 1 .. i + 3 held (i <= 9: no window runs past the ace)
+    four_of_five = ((ab & cd) | (e & ((ab & (c | d)) | (cd & (a | b))))) & 0x3FF
+    if not four_of_five:
+        return -1, 9
+    low = HIGHEST_RANK[four_of_five]
+    return low + 3, 1 - ((ab & cd & e) >> low & 1)
+
+
+@njit(cache=True, inline="always")
+def _one_joker(mask: int, suits: tuple[int, int, int, int], counts: tuple[int, int, int, int, int, int]
+               ) -> tuple[int, int]:
+    """best5_mask of a holding with one joker, straight from the natural cards' rank sets: the joker
+    completes the best hand of each category in turn (it can never leave two pair or high card best)."""
+    joker = mask & JOKERS
+    one, two, three, four = counts[1], counts[2], counts[3], counts[4]
+    if four:
+        quad = TOP[1, four]
+        return FIVE_OF_A_KIND << 20 | DESCENDING[quad], mask & (COLUMN * quad) | joker
+    top, need, top_suit = -1, 9, 0
+    for suit in range(4):
+        if _popcount(suits[suit]) >= 4:
+            run, run_need = _gapped_top(suits[suit])
+            if run > top or (run == top and run_need < need):  # on a full tie the lower suit stays
+                top, need, top_suit = run, run_need, suit
+    if top >= 0:
+        return (STRAIGHT_FLUSH << 4 | (top + 1)) << 16, (
+            mask & (STRAIGHT_RANKS[top] << (16 * top_suit)) | (joker if need else 0))
+    if three:
+        trips = TOP[1, three]
+        kicker = TOP[1, one ^ trips]
+        return FOUR_OF_A_KIND << 20 | DESCENDING[trips] | DESCENDING[kicker] >> 4, (
+            mask & (COLUMN * trips) | joker | _lowest_suits(mask, kicker))
+    if two & (two - 1):
+        pairs = TOP[2, two]
+        return FULL_HOUSE << 20 | DESCENDING[pairs], _lowest_two_suits(mask, pairs) | joker
+    best, best_suit = -1, 0
+    for suit in range(4):
+        if _popcount(suits[suit]) >= 4 and DESCENDING[suits[suit]] > best:
+            best, best_suit = DESCENDING[suits[suit]], suit
+    if best >= 0:
+        return (FLUSH << 4 | 13) << 16 | best >> 4, TOP[4, suits[best_suit]] << (16 * best_suit) | joker
+    top, need = _gapped_top(one)
+    if top >= 0:
+        return (STRAIGHT << 4 | (top + 1)) << 16, (
+            _lowest_suits(mask, STRAIGHT_RANKS[top] & one) | (joker if need else 0))
+    if two:
+        kickers = TOP[2, one ^ two]
+        return THREE_OF_A_KIND << 20 | DESCENDING[two] | DESCENDING[kickers] >> 4, (
+            _lowest_two_suits(mask, two) | joker | _lowest_suits(mask, kickers))
+    pair = TOP[1, one]
+    kickers = TOP[3, one ^ pair]
+    return PAIR << 20 | DESCENDING[pair] | DESCENDING[kickers] >> 4, (
+        _lowest_suits(mask, pair | kickers) | joker)
+
+
 @njit(cache=True)
 def best5_mask(mask: int) -> tuple[int, int]:
     """The best 5-card hand of a holding of at least 5 cards: (value, mask of the chosen cards)."""
     suits, counts, jokers = _census(mask)
+    if jokers == 1:
+        return _one_joker(mask, suits, counts)
     if jokers:
         return _with_jokers(mask, suits, counts, jokers)
     return _natural(mask, suits, counts)
+
+
+@njit(cache=True)
+def value5_mask(mask: int) -> int:
+    """The value of exactly five cards: best5_mask's, straight from the rank sets when no joker is held
+    (every card plays, so there is nothing to choose: the house way's middle around a 3-card front)."""
+    suits, counts, jokers = _census(mask)
+    if jokers:
+        return _with_jokers(mask, suits, counts, jokers)[0]
+    one, two, three, four = counts[1], counts[2], counts[3], counts[4]
+    if not two:  # five ranks: a straight, a flush, both or neither
+        flush = one == suits[0] or one == suits[1] or one == suits[2] or one == suits[3]
+        top = _run_top(one)
+        if top >= 0:
+            return ((STRAIGHT_FLUSH if flush else STRAIGHT) << 4 | (top + 1)) << 16
+        return (FLUSH << 20 if flush else 0) | DESCENDING[one]
+    if four:
+        return FOUR_OF_A_KIND << 20 | DESCENDING[four] | DESCENDING[one ^ four] >> 4
+    if three:
+        if two ^ three:
+            return FULL_HOUSE << 20 | DESCENDING[three] | DESCENDING[two ^ three] >> 4
+        return THREE_OF_A_KIND << 20 | DESCENDING[three] | DESCENDING[one ^ three] >> 4
+    if two & (two - 1):
+        return TWO_PAIR << 20 | DESCENDING[two] | DESCENDING[one ^ two] >> 8
+    return PAIR << 20 | DESCENDING[two] | DESCENDING[one ^ two] >> 4
 
 
 @njit(cache=True)
