@@ -12,7 +12,7 @@ import pytest
 
 import egm.lab.fast_eval
 from egm.cards import DECK, Card
-from egm.lab.fast_eval import CARD_BITS, best3_mask, best5_many, best5_mask, mask_of
+from egm.lab.fast_eval import CARD_BITS, best3_mask, best5_many, best5_mask, mask_of, value3_mask, value5_mask
 from egm.poker import best_hand, evaluate
 
 
@@ -68,11 +68,13 @@ def test_best_of_n_matches_the_reference(n: int) -> None:
 def test_every_three_card_hand_and_a_five_card_sample_match() -> None:
     for hand in combinations(DECK, 3):
         assert best3_mask(mask(hand)) == (evaluate(hand), mask(hand))
+        assert value3_mask(mask(hand)) == evaluate(hand), hand
     rng = random.Random(5)
     hands = [rng.sample(DECK, 5) for _ in range(100_000)]
     values, chosen = best5_many(np.array([mask(h) for h in hands], np.int64))
     assert values.tolist() == [evaluate(h) for h in hands]
     assert chosen.tolist() == [mask(h) for h in hands]
+    assert [value5_mask(mask(h)) for h in hands[:20_000]] == values[:20_000].tolist()
 
 
 def test_mask_of_card_indices_is_the_lane_layout() -> None:

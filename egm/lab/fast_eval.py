@@ -293,20 +293,31 @@ def _run_top(ranks: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def _flush_lanes(mask: int) -> int:
+    """The suits holding five or more cards, as bits 0..3: the four lanes counted at once (SWAR)."""
+    x = mask - ((mask >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x = (x + (x >> 8)) & 0x001F001F001F001F  # each lane's count, at most 13
+    x = ((x + 0x000B000B000B000B) >> 4) & COLUMN  # bit 16 * suit: five or more
+    return (x | x >> 15 | x >> 30 | x >> 45) & 15
+
+
+@njit(cache=True, inline="always")
 def _natural(mask: int, suits: tuple[int, int, int, int], counts: tuple[int, int, int, int, int, int]
              ) -> tuple[int, int]:
     """best5_mask of a joker-free holding: each category straight from the rank sets, no search."""
     one, two, three, four = counts[1], counts[2], counts[3], counts[4]
-    flushes = 0  # the suits holding five or more
-    top, top_suit = -1, 0
-    for suit in range(4):
-        if _popcount(suits[suit]) >= 5:
-            flushes |= 1 << suit
-            run = _run_top(suits[suit])
-            if run > top:  # on a tie the lower suit stays
-                top, top_suit = run, suit
-    if top >= 0:
-        return (STRAIGHT_FLUSH << 4 | (top + 1)) << 16, STRAIGHT_RANKS[top] << (16 * top_suit)
+    flushes = _flush_lanes(mask)
+    if flushes:
+        top, top_suit = -1, 0
+        for suit in range(4):
+            if flushes >> suit & 1:
+                run = _run_top(suits[suit])
+                if run > top:  # on a tie the lower suit stays
+                    top, top_suit = run, suit
+        if top >= 0:
+            return (STRAIGHT_FLUSH << 4 | (top + 1)) << 16, STRAIGHT_RANKS[top] << (16 * top_suit)
     if four:
         quad = HIGHEST_RANK[four]
         kicker = TOP[1, one ^ (1 << quad)]
@@ -459,15 +470,15 @@ def best3_mask(mask: int) -> tuple[int, int]:
 
 @njit(cache=True, inline="always")
 def value3_mask(mask: int) -> int:
-    """The value of exactly three cards: best3_mask's, straight from the held ranks when no joker is
-    held (the house way's front, once per candidate setting, so inlined there)."""
-    if mask & JOKERS:
-        return best3_mask(mask)[0]
+    """The value of exactly three cards: best3_mask's, straight from the held ranks (the house way's
+    front, once per candidate setting, so inlined there)."""
     ranks = (mask | mask >> 16 | mask >> 32 | mask >> 48) & ALL_RANKS
     top = HIGHEST_RANK[ranks]
     rest = ranks ^ (1 << top)
-    if not rest:
+    if not rest:  # one natural rank: three of it, the jokers standing in
         return (THREE_OF_A_KIND << 4 | (top + 1)) << 16
+    if mask & JOKERS:  # one joker and two ranks: it pairs the top one
+        return ((PAIR << 4 | (top + 1)) << 4 | (HIGHEST_RANK[rest] + 1)) << 12
     if rest & (rest - 1):
         return DESCENDING[ranks]
     low = HIGHEST_RANK[rest]
