@@ -31,6 +31,7 @@ SEED_BYTES = KEY_BYTES + BLOCK  # seedlen = 384 bits
 RESEED_INTERVAL = 2**48  # SP 800-90A Table 3, CTR_DRBG: maximum number of requests between reseeds
 MAX_REQUEST_BYTES = 2**16  # 2^19 bits per request
 BLOCK_BYTES = MAX_REQUEST_BYTES
+_ZEROS = memoryview(bytes(MAX_REQUEST_BYTES))  # CTR keystream = AES-CTR of zeros (read-only)
 
 T = TypeVar("T")
 
@@ -40,7 +41,9 @@ class ReseedRequired(Exception):
 
 
 def _xor(a: bytes, b: bytes) -> bytes:
-    return bytes(x ^ y for x, y in zip(a, b, strict=True))
+    if len(a) != len(b):
+        raise ValueError("xor of byte strings of different lengths")
+    return (int.from_bytes(a, "big") ^ int.from_bytes(b, "big")).to_bytes(len(a), "big")
 
 
 class CtrDrbg:
@@ -61,9 +64,9 @@ class CtrDrbg:
         counter = (int.from_bytes(self._v, "big") + 1) % 2**128
         blocks = -(-nbytes // BLOCK)
         enc = Cipher(algorithms.AES(self._key), modes.CTR(counter.to_bytes(BLOCK, "big"))).encryptor()
-        out = enc.update(bytes(blocks * BLOCK))
+        out = enc.update(_ZEROS[: blocks * BLOCK])
         self._v = ((counter + blocks - 1) % 2**128).to_bytes(BLOCK, "big")
-        return out[:nbytes]
+        return out if len(out) == nbytes else out[:nbytes]
 
     def _update(self, provided_data: bytes) -> None:
         temp = _xor(self._keystream(SEED_BYTES), provided_data)
@@ -139,20 +142,30 @@ class Rng:
         """The next nbytes of the stream (a large read costs time in proportion to its size)."""
         if nbytes < 0:
             raise ValueError(f"cannot read {nbytes} bytes: the count must not be negative")
-        self.bytes_drawn += nbytes
         end = self._pos + nbytes
-        if end <= len(self._buffer):
+        if end <= len(self._buffer):  # the common small read, from the current block
+            self.bytes_drawn += nbytes
             out = self._buffer[self._pos : end]
             self._pos = end
             return out
-        parts = [self._buffer[self._pos :]]
-        missing = nbytes - len(parts[0])
-        while missing > 0:
-            self._buffer = self._next_block()
-            parts.append(self._buffer[:missing])
-            self._pos = len(parts[-1])
-            missing -= self._pos
-        return b"".join(parts)
+        out = bytearray(nbytes)
+        self.readinto(out)
+        return bytes(out)
+
+    def readinto(self, buffer: bytearray | memoryview) -> None:
+        """Fill a writable buffer with the next len(buffer) bytes of the stream, copying once (the lab
+        reads millions of words this way)."""
+        view = memoryview(buffer).cast("B")
+        self.bytes_drawn += len(view)
+        done = 0
+        while done < len(view):
+            if self._pos == len(self._buffer):
+                self._buffer = self._next_block()
+                self._pos = 0
+            take = min(len(view) - done, len(self._buffer) - self._pos)
+            view[done : done + take] = memoryview(self._buffer)[self._pos : self._pos + take]
+            self._pos += take
+            done += take
 
     def randbelow(self, n: int) -> int:
         """A uniform integer in [0, n), 0 < n <= 2^32, by rejection sampling.

@@ -7,6 +7,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable
 
+import numpy as np
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
@@ -188,6 +189,20 @@ def test_bulk_reads_equal_byte_by_byte_draws_across_block_boundaries() -> None:
     # The stream is the DRBG's output in requests of BLOCK_BYTES, consumed in order.
     drbg = CtrDrbg(seed_entropy(21))
     assert Rng.from_seed(21).read(3 * BLOCK_BYTES) == b"".join(drbg.generate(BLOCK_BYTES) for _ in range(3))
+
+
+def test_readinto_fills_buffers_with_the_same_stream_as_read() -> None:
+    sizes = [5, 65531, 4, 131_072, 9]
+    into = Rng.from_seed(22)
+    reads = Rng.from_seed(22)
+    for n in sizes:
+        buffer = bytearray(n)
+        into.readinto(buffer)
+        assert bytes(buffer) == reads.read(n)
+    words = np.empty(1000, np.dtype("<u4"))  # the lab's kernel reads 32-bit words this way
+    into.readinto(words)
+    assert words.tobytes() == reads.read(4000)
+    assert into.bytes_drawn == reads.bytes_drawn == sum(sizes) + 4000
 
 
 def test_randbelow_words_come_from_the_stream_in_order() -> None:

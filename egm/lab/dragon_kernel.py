@@ -5,7 +5,8 @@ proves the two give bit-identical games on the same seeds:
 
 1. The DRBG's bytes are read in bulk from the same `Rng` stream (egm/rng.py: the stream does not
    depend on how it is read) and viewed as 32-bit little-endian words.
-2. Shuffle: Fisher-Yates from the top of the 54-card deck in index order; each `randbelow(n)` takes
+2. Shuffle: Fisher-Yates from the top of the 54-card deck in index order (the kernel moves the cards'
+   mask bits, egm.lab.fast_eval.CARD_BITS, which is the same permutation); each `randbelow(n)` takes
    words until one is below the largest multiple of n under 2^32, then uses word % n.
 3. Deal: hands A..D = deck[0:13], [13:26], [26:39], [39:52]; designation A = player, B = dealer,
    C = Dragon (the reference designation); the bonus cards do not touch the main game.
@@ -31,7 +32,7 @@ from egm.lab.dragon_house_way import house_way
 from egm.lab.fast_eval import CARD_BITS, best3_mask, best5_mask
 from egm.lab.jit import njit
 from egm.poker import Category
-from egm.rng import BLOCK_BYTES, Rng, derive_seed
+from egm.rng import Rng, derive_seed
 
 DECK_SIZE = 54
 HAND = 13
@@ -46,6 +47,7 @@ READ_WORDS = 1 << 20  # words read from the DRBG per refill (4 MiB)
 # LIMITS[n]: the largest multiple of n under 2^32 (randbelow(n) rejects words from it on), one division
 # fewer per card in the shuffle
 LIMITS = np.array([WORD_LIMIT // n * n if n else 0 for n in range(DECK_SIZE + 1)], np.int64)
+SHUFFLE_WORDS = 64  # words a shuffle may take without a bounds check (it needs 53 and rejects rarely)
 
 
 def params_of(rules: DragonPokerRules) -> np.ndarray:
@@ -57,20 +59,21 @@ def params_of(rules: DragonPokerRules) -> np.ndarray:
 
 @njit(cache=True)
 def _shuffle(words: np.ndarray, pos: int, deck: np.ndarray) -> int:
-    """Fisher-Yates from the top with rejection sampling; the new word position, or -1 if the words
-    ran out (the caller then retries the game with more words)."""
-    for i in range(DECK_SIZE):
-        deck[i] = i
+    """Fisher-Yates from the top with rejection sampling, on the cards' mask bits; the new word position,
+    or -1 if the words may run out (the caller then retries the game with more words)."""
+    deck[:] = CARD_BITS
+    if pos + SHUFFLE_WORDS > words.size:  # so the common draw needs no bounds check
+        return -1
     for i in range(DECK_SIZE - 1, 0, -1):
         n = i + 1
         limit = LIMITS[n]
-        while True:
+        word = np.int64(words[pos])
+        pos += 1
+        while word >= limit:  # rare: about n in 2^32 words
             if pos >= words.size:
                 return -1
             word = np.int64(words[pos])
             pos += 1
-            if word < limit:
-                break
         j = word % n
         deck[i], deck[j] = deck[j], deck[i]
     return pos
@@ -80,7 +83,7 @@ def _shuffle(words: np.ndarray, pos: int, deck: np.ndarray) -> int:
 def _hand_mask(deck: np.ndarray, start: int) -> np.int64:
     mask = np.int64(0)
     for i in range(start, start + HAND):
-        mask |= np.int64(1) << CARD_BITS[deck[i]]
+        mask |= np.int64(1) << deck[i]
     return mask
 
 
@@ -257,14 +260,6 @@ class Records:
         return np.where(self.winner == PLAYER, self.jackpot_won, 0)
 
 
-def _fill(rng: Rng, words: np.ndarray) -> None:
-    """Fill `words` (uint32, little-endian) with the next bytes of the stream, in DRBG-request pieces."""
-    view = words.view(np.uint8)
-    for start in range(0, view.size, BLOCK_BYTES):
-        piece = min(BLOCK_BYTES, view.size - start)
-        view[start:start + piece] = np.frombuffer(rng.read(piece), np.uint8)
-
-
 def simulate(rules: DragonPokerRules, seed: int, games: int, best_available: bool = False) -> Records:
     """Play `games` games from `Rng.from_seed(seed)`, the pool starting at the pay table's seed."""
     params = params_of(rules)
@@ -278,7 +273,7 @@ def simulate(rules: DragonPokerRules, seed: int, games: int, best_available: boo
     carried = 0  # words read but not yet used, kept at the front of the buffer
     while done < games:
         fresh = min(READ_WORDS, (games - done) * (DECK_SIZE - 1) + 64)
-        _fill(rng, buffer[carried:carried + fresh])
+        rng.readinto(buffer[carried:carried + fresh])  # uint32 words, little-endian
         words = buffer[:carried + fresh]
         done, used, pool = _play(words, done, games, pool, params, best_available, strategy_seed, *arrays,
                                  values)
