@@ -61,7 +61,8 @@ def params_of(rules: DragonPokerRules) -> np.ndarray:
 def _shuffle(words: np.ndarray, pos: int, deck: np.ndarray) -> int:
     """Fisher-Yates from the top with rejection sampling, on the cards' mask bits; the new word position,
     or -1 if the words may run out (the caller then retries the game with more words)."""
-    deck[:] = CARD_BITS
+    for i in range(DECK_SIZE):
+        deck[i] = CARD_BITS[i]
     if pos + SHUFFLE_WORDS > words.size:  # so the common draw needs no bounds check
         return -1
     for i in range(DECK_SIZE - 1, 0, -1):

@@ -436,6 +436,8 @@ def value5_mask(mask: int) -> int:
     """The value of exactly five cards: best5_mask's, straight from the rank sets when no joker is held
     (every card plays, so there is nothing to choose: the house way's middle around a 3-card front)."""
     suits, counts, jokers = _census(mask)
+    if jokers == 1:
+        return _one_joker(mask, suits, counts)[0]
     if jokers:
         return _with_jokers(mask, suits, counts, jokers)[0]
     one, two, three, four = counts[1], counts[2], counts[3], counts[4]
