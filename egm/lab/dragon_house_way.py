@@ -100,16 +100,24 @@ def _suit_order(mask: int) -> int:
 
 
 @njit(cache=True)
-def _pick(mask: int, rank: int, k: int, order: int) -> int:
-    """k cards of `rank`, from the suits the hand holds fewest of first."""
-    out = np.int64(0)
-    got = 0
+def _picks(mask: int, ranks: int, order: int) -> tuple[int, int, int]:
+    """The first, second and third card of each rank in `ranks`, from the suits the hand holds fewest of
+    first (`order`): all the ranks at once, a lane per suit."""
+    first, second, third = np.int64(0), np.int64(0), np.int64(0)
+    taken1, taken2, taken3 = 0, 0, 0  # the ranks that have a first, a second, a third card
     for i in range(4):
-        card = np.int64(1) << (16 * ((order >> (2 * i)) & 3) + rank)
-        if got < k and mask & card:
-            out |= card
-            got += 1
-    return out
+        suit = (order >> (2 * i)) & 3
+        lane = (mask >> (16 * suit)) & ranks
+        to_third = lane & taken2 & ~taken3
+        to_second = lane & taken1 & ~taken2
+        to_first = lane & ~taken1
+        first |= np.int64(to_first) << (16 * suit)
+        second |= np.int64(to_second) << (16 * suit)
+        third |= np.int64(to_third) << (16 * suit)
+        taken3 |= to_third
+        taken2 |= to_second
+        taken1 |= to_first
+    return first, second, third
 
 
 @njit(cache=True)
@@ -185,9 +193,10 @@ def house_way_with(mask: int, front_wins: np.ndarray, middle_wins: np.ndarray, b
     zero = np.int64(0)
     best = _offer((np.int64(-1), zero, zero, zero, zero, zero, zero), mask, greedy, front_wins, middle_wins,
                   back_wins)
-    order = _suit_order(mask)
     _, counts, _ = _census(mask)
     paired, tripled = counts[2], counts[3]
+    # each paired rank's cards, by the seeds' suit order: a pair is its first two, trips its first three
+    first, second, third = _picks(mask, paired, _suit_order(mask))
     single_ranks = counts[1] & ~paired
     n_singles = _popcount(single_ranks)
     # the three highest singles and the two lowest (0 where the hand has fewer)
@@ -200,7 +209,7 @@ def house_way_with(mask: int, front_wins: np.ndarray, middle_wins: np.ndarray, b
     while left:
         rank = HIGHEST_RANK[left]
         left ^= 1 << rank
-        pair = _pick(mask, rank, 2, order)
+        pair = (first | second) & (COLUMN << rank)
         around_pair = _setting(mask, pair, pair, greedy)
         if n_singles:
             best = _offer(best, mask, _setting(mask, pair | high0, high0, around_pair, True), front_wins,
@@ -211,7 +220,7 @@ def house_way_with(mask: int, front_wins: np.ndarray, middle_wins: np.ndarray, b
         while breakers:  # lowest rank first
             breaker = HIGHEST_RANK[breakers & -breakers]
             breakers ^= 1 << breaker
-            card = _pick(mask, breaker, 1, order)
+            card = first & (COLUMN << breaker)
             if _moves(card, around_pair):
                 best = _offer(best, mask, _setting(mask, pair | card, card, around_pair, True), front_wins,
                               middle_wins, back_wins)
@@ -219,7 +228,7 @@ def house_way_with(mask: int, front_wins: np.ndarray, middle_wins: np.ndarray, b
     while left:
         rank = HIGHEST_RANK[left]
         left ^= 1 << rank
-        trips = _pick(mask, rank, 3, order)
+        trips = (first | second | third) & (COLUMN << rank)
         if _moves(trips, greedy):
             best = _offer(best, mask, _setting(mask, trips, trips, greedy, True), front_wins, middle_wins,
                           back_wins)
@@ -241,7 +250,7 @@ def house_way_with(mask: int, front_wins: np.ndarray, middle_wins: np.ndarray, b
         best = _offer(best, mask, around_high, front_wins, middle_wins, back_wins)
     highest_paired = HIGHEST_RANK[paired] if paired else -1
     if highest_paired > HIGHEST_RANK[single_ranks]:
-        card = _pick(mask, highest_paired, 1, order)
+        card = first & (COLUMN << highest_paired)
         if _moves(card, around_high):
             best = _offer(best, mask, _setting(mask, high0 | card, card, around_high), front_wins,
                           middle_wins, back_wins)

@@ -266,8 +266,10 @@ def simulate(rules: DragonPokerRules, seed: int, games: int, best_available: boo
     params = params_of(rules)
     rng = Rng.from_seed(seed)
     strategy_seed = np.uint64(derive_seed(seed, "best-available"))
-    arrays = [np.empty(games, np.int64) for _ in range(6)]
-    values = np.empty((games, 9), np.int64)
+    # points, winner, rows won, prize, pool after, paid in (small codes in int8, values in int32: less
+    # memory to touch per game)
+    arrays = [np.empty(games, np.int8 if k in (1, 2) else np.int64) for k in range(6)]
+    values = np.empty((games, 9), np.int32)
     pool = rules.jackpot_seed_points
     done = 0
     buffer = np.empty(READ_WORDS + 4 * DECK_SIZE, np.dtype("<u4"))

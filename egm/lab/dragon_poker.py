@@ -153,7 +153,7 @@ def tally_records(records: Any, rules: DragonPokerRules, bet: int) -> Tally:
     values, counts = np.unique(returns, return_counts=True)
     tally = Tally(games=int(returns.size), stake=int(returns.size) * rules.stake_points * bet)
     tally.returns.update(dict(zip(values.tolist(), counts.tolist(), strict=True)))
-    tally.trace = segment_trace(returns.tolist())
+    tally.trace = segment_trace(returns)
     winners = np.bincount(records.winner, minlength=len(WINNER_CODES))
     tally.results.update({code: int(n) for code, n in zip(WINNER_CODES, winners, strict=True) if n})
     for index, row in enumerate(ROWS):

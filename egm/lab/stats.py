@@ -22,8 +22,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+
+import numpy as np
 
 Z95 = 1.959963984540054  # two-sided 95%
 Z90 = 1.6448536269514722  # two-sided 90%, the volatility index's constant
@@ -83,13 +86,17 @@ def merge_in_order(tallies: list[Tally]) -> Tally:
     return total
 
 
-def segment_trace(returns: list[int], segments: int = TRACE_SEGMENTS) -> list[tuple[int, int]]:
-    """A chunk's per-game returns, in order, cut into up to `segments` near-equal (games, return)
-    segments for the convergence plot."""
-    games = len(returns)
-    count = max(1, min(segments, games))
-    bounds = [games * i // count for i in range(count + 1)]
-    return [(b - a, sum(returns[a:b])) for a, b in zip(bounds, bounds[1:], strict=False)]
+def segment_trace(returns: Sequence[int] | np.ndarray, segments: int = TRACE_SEGMENTS
+                  ) -> list[tuple[int, int]]:
+    """A chunk's per-game returns (integers), in order, cut into up to `segments` near-equal
+    (games, return) segments for the convergence plot."""
+    values = np.asarray(returns, dtype=np.int64)
+    if not values.size:
+        return [(0, 0)]
+    count = min(segments, values.size)
+    bounds = [values.size * i // count for i in range(count + 1)]
+    sums = np.add.reduceat(values, bounds[:-1])
+    return [(b - a, int(total)) for a, b, total in zip(bounds, bounds[1:], sums, strict=False)]
 
 
 @dataclass(frozen=True)
