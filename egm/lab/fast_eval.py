@@ -109,10 +109,17 @@ def _lowest_suits(mask: int, ranks: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _lowest_two_suits(mask: int, ranks: int) -> int:
-    """For each rank of `ranks`, the two cards of it from the lowest suits."""
-    first = _lowest_suits(mask, ranks)
-    return first | _lowest_suits(mask & ~first, ranks)
+def _lowest_cards(mask: int, pairs: int, singles: int) -> int:
+    """For each rank of `pairs` its two cards from the lowest suits, and for each rank of `singles` its
+    card from the lowest suit (disjoint rank sets), the four lanes at once: a suit's card is taken
+    unless enough lower suits hold the rank."""
+    held = mask & ((pairs | singles) * COLUMN)
+    s0, s1 = held & ALL_RANKS, (held >> 16) & ALL_RANKS
+    s2, s3 = (held >> 32) & ALL_RANKS, (held >> 48) & ALL_RANKS
+    one_below2, one_below3 = s0 | s1, s0 | s1 | s2
+    two_below2, two_below3 = s0 & s1, (s0 & s1) | (s2 & (s0 | s1))
+    return (s0 | (s1 & (pairs | ~s0)) << 16 | (s2 & ((pairs & ~two_below2) | (singles & ~one_below2))) << 32
+            | (s3 & ((pairs & ~two_below3) | (singles & ~one_below3))) << 48)
 
 
 @njit(cache=True)
@@ -293,13 +300,14 @@ def _run_top(ranks: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _flush_lanes(mask: int) -> int:
-    """The suits holding five or more cards, as bits 0..3: the four lanes counted at once (SWAR)."""
-    x = mask - ((mask >> 1) & 0x5555555555555555)
+def _suits_holding(naturals: int, k: int) -> int:
+    """The suits holding k (1..13) or more of the natural cards `naturals`, as bits 0..3: the four
+    lanes counted at once (SWAR)."""
+    x = naturals - ((naturals >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
     x = (x + (x >> 8)) & 0x001F001F001F001F  # each lane's count, at most 13
-    x = ((x + 0x000B000B000B000B) >> 4) & COLUMN  # bit 16 * suit: five or more
+    x = ((x + (16 - k) * COLUMN) >> 4) & COLUMN  # bit 16 * suit: k or more
     return (x | x >> 15 | x >> 30 | x >> 45) & 15
 
 
@@ -308,7 +316,7 @@ def _natural(mask: int, suits: tuple[int, int, int, int], counts: tuple[int, int
              ) -> tuple[int, int]:
     """best5_mask of a joker-free holding: each category straight from the rank sets, no search."""
     one, two, three, four = counts[1], counts[2], counts[3], counts[4]
-    flushes = _flush_lanes(mask)
+    flushes = _suits_holding(mask, 5)
     if flushes:
         top, top_suit = -1, 0
         for suit in range(4):
@@ -328,9 +336,9 @@ def _natural(mask: int, suits: tuple[int, int, int, int], counts: tuple[int, int
         pairs = two ^ trips
         if pairs:
             pair = TOP[1, pairs]
-            cards = _lowest_two_suits(mask, trips | pair)
+            # no quads here, so the trips rank is held exactly three times
             return FULL_HOUSE << 20 | DESCENDING[trips] | DESCENDING[pair] >> 4, (
-                cards | _lowest_suits(mask & ~cards, trips))
+                mask & (COLUMN * trips) | _lowest_cards(mask, pair, 0))
     if flushes:
         best, best_suit = -1, 0
         for suit in range(4):
@@ -343,18 +351,17 @@ def _natural(mask: int, suits: tuple[int, int, int, int], counts: tuple[int, int
     if three:
         trips = 1 << HIGHEST_RANK[three]
         kickers = TOP[2, one ^ trips]
-        cards = _lowest_two_suits(mask, trips)
         return THREE_OF_A_KIND << 20 | DESCENDING[trips] | DESCENDING[kickers] >> 4, (
-            cards | _lowest_suits(mask & ~cards, trips) | _lowest_suits(mask, kickers))
+            mask & (COLUMN * trips) | _lowest_suits(mask, kickers))
     if two & (two - 1):
         pairs = TOP[2, two]
         kicker = TOP[1, one ^ pairs]
         return TWO_PAIR << 20 | DESCENDING[pairs] | DESCENDING[kicker] >> 8, (
-            _lowest_two_suits(mask, pairs) | _lowest_suits(mask, kicker))
+            _lowest_cards(mask, pairs, kicker))
     if two:
         kickers = TOP[3, one ^ two]
         return PAIR << 20 | DESCENDING[two] | DESCENDING[kickers] >> 4, (
-            _lowest_two_suits(mask, two) | _lowest_suits(mask, kickers))
+            _lowest_cards(mask, two, kickers))
     kickers = TOP[5, one]
     return DESCENDING[kickers], _lowest_suits(mask, kickers)
 
@@ -383,9 +390,10 @@ def _one_joker(mask: int, suits: tuple[int, int, int, int], counts: tuple[int, i
     if four:
         quad = TOP[1, four]
         return FIVE_OF_A_KIND << 20 | DESCENDING[quad], mask & (COLUMN * quad) | joker
+    fours = _suits_holding(mask & ~JOKERS, 4)
     top, need, top_suit = -1, 9, 0
     for suit in range(4):
-        if _popcount(suits[suit]) >= 4:
+        if fours >> suit & 1:
             run, run_need = _gapped_top(suits[suit])
             if run > top or (run == top and run_need < need):  # on a full tie the lower suit stays
                 top, need, top_suit = run, run_need, suit
@@ -399,10 +407,10 @@ def _one_joker(mask: int, suits: tuple[int, int, int, int], counts: tuple[int, i
             mask & (COLUMN * trips) | joker | _lowest_suits(mask, kicker))
     if two & (two - 1):
         pairs = TOP[2, two]
-        return FULL_HOUSE << 20 | DESCENDING[pairs], _lowest_two_suits(mask, pairs) | joker
+        return FULL_HOUSE << 20 | DESCENDING[pairs], mask & (COLUMN * pairs) | joker  # no trips here
     best, best_suit = -1, 0
     for suit in range(4):
-        if _popcount(suits[suit]) >= 4 and DESCENDING[suits[suit]] > best:
+        if fours >> suit & 1 and DESCENDING[suits[suit]] > best:
             best, best_suit = DESCENDING[suits[suit]], suit
     if best >= 0:
         return (FLUSH << 4 | 13) << 16 | best >> 4, TOP[4, suits[best_suit]] << (16 * best_suit) | joker
@@ -413,7 +421,7 @@ def _one_joker(mask: int, suits: tuple[int, int, int, int], counts: tuple[int, i
     if two:
         kickers = TOP[2, one ^ two]
         return THREE_OF_A_KIND << 20 | DESCENDING[two] | DESCENDING[kickers] >> 4, (
-            _lowest_two_suits(mask, two) | joker | _lowest_suits(mask, kickers))
+            mask & (COLUMN * two) | _lowest_suits(mask, kickers) | joker)
     pair = TOP[1, one]
     kickers = TOP[3, one ^ pair]
     return PAIR << 20 | DESCENDING[pair] | DESCENDING[kickers] >> 4, (
