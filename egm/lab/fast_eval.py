@@ -199,11 +199,9 @@ def _grouped(mask: int, counts: tuple[int, int, int, int, int, int], jokers_held
 
 @njit(cache=True, inline="always")
 def _straight_top(ranks: int, jokers_held: int) -> tuple[int, int]:
-    """The highest straight that `ranks` and the jokers make: (top, jokers needed), or (-1, 9)."""
+    """The highest straight that `ranks` and the jokers make: (top, jokers needed), or (-1, 9). The
+    general search (two jokers); no joker and one joker have the direct `_run_top` and `_gapped_top`."""
     extended = (ranks << 1) | ((ranks >> 12) & 1)  # bit r + 1 = rank r; bit 0 = the ace, low
-    if jokers_held == 0:  # bit b of `runs`: ranks b - 1 .. b + 3 all held
-        runs = extended & (extended >> 1) & (extended >> 2) & (extended >> 3) & (extended >> 4)
-        return (HIGHEST_RANK[runs] + 3, 0) if runs else (-1, 9)
     for top in range(12, 2, -1):
         need = 5 - _popcount((extended >> (top - 3)) & 31)
         if need <= jokers_held:
@@ -268,7 +266,7 @@ def _census(mask: int) -> tuple[tuple[int, int, int, int], tuple[int, int, int, 
 @njit(cache=True, inline="always")
 def _with_jokers(mask: int, suits: tuple[int, int, int, int], counts: tuple[int, int, int, int, int, int],
                  jokers: int) -> tuple[int, int]:
-    """best5_mask of a holding with jokers: egm.poker's search, category by category, best first."""
+    """best5_mask of a holding with two jokers: egm.poker's search, category by category, best first."""
     value, chosen = _grouped(mask, counts, jokers, FIVE_OF_A_KIND, 5, 0, 0)
     if value < 0:
         value, chosen = _straight_flush(mask, suits, jokers)
