@@ -275,7 +275,7 @@ def simulate(rules: DragonPokerRules, seed: int, games: int, best_available: boo
     buffer = np.empty(READ_WORDS + 4 * DECK_SIZE, np.dtype("<u4"))
     carried = 0  # words read but not yet used, kept at the front of the buffer
     while done < games:
-        fresh = min(READ_WORDS, (games - done) * (DECK_SIZE - 1) + 64)
+        fresh = min(READ_WORDS, (games - done) * (DECK_SIZE - 1) + SHUFFLE_WORDS)
         rng.readinto(buffer[carried:carried + fresh])  # uint32 words, little-endian
         words = buffer[:carried + fresh]
         done, used, pool = _play(words, done, games, pool, params, best_available, strategy_seed, *arrays,
