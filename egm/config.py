@@ -71,6 +71,9 @@ class CabinetConfig(Strict):
     bill_denominations_cents: list[int] = [100, 500, 1000, 2000, 5000, 10000]
     jurisdiction: str = "generic"
     games: list[str] = ["dragon-poker", "poker-grid"]
+    # Game packages outside egm/games (importable from the Python path), each with a descriptor.py;
+    # games inside egm/games are found by scanning and need no entry here (docs/games.md).
+    game_packages: list[str] = []
     ticket_expiry_days: int = Field(default=30, ge=1)
     event_log_size: int = Field(default=500, ge=100)
     kiosk: bool = False

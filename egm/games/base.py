@@ -49,6 +49,30 @@ class Wager:
         if self.stake_credits < self.bet_credits + sum(self.side_bets.values()):
             raise ValueError("stake must cover the bet and every side bet")
 
+    def to_record(self) -> dict[str, Any]:
+        """The wager as a round record keeps it (JSON-compatible)."""
+        return {"bet_credits": self.bet_credits, "stake_credits": self.stake_credits,
+                "denom_cents": self.denom_cents, "side_bets": dict(self.side_bets)}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Wager:
+        """The wager of a round record (ValueError naming the problem when the record is damaged).
+
+        >>> Wager.from_record(Wager(2, 10, 25, {"pair_bonus": 1}).to_record())
+        Wager(bet_credits=2, stake_credits=10, denom_cents=25, side_bets={'pair_bonus': 1})
+        """
+        try:
+            return cls(bet_credits=int(record["bet_credits"]), stake_credits=int(record["stake_credits"]),
+                       denom_cents=int(record["denom_cents"]), side_bets=dict(record.get("side_bets") or {}))
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"the record's wager is damaged ({exc!r} missing or wrong)") from exc
+
+    def scaled(self, factor: int) -> Wager:
+        """This wager times a whole number (the bet, the stake and every side bet)."""
+        return Wager(bet_credits=self.bet_credits * factor, stake_credits=self.stake_credits * factor,
+                     denom_cents=self.denom_cents,
+                     side_bets={name: credits * factor for name, credits in self.side_bets.items()})
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -88,6 +112,44 @@ class Outcome:
             raise ValueError("a win cannot be negative")
 
 
+@dataclass(frozen=True)
+class RoundView:
+    """What the shell (the video controller, the sounds, the meters) reads of a round, typed.
+
+    game_id: the game's id. step: the current step (one of the game's `steps`).
+    bet_credits, stake_credits: the wager (the BET meter shows the stake).
+    decision_awaited: the round waits for a player decision (the game's table takes it).
+    auto_decision: the auto-play button (the descriptor's `auto_play_label`, e.g. HOUSE WAY) may play
+      the round's reference decision now: its lamp flashes.
+    win_credits: everything the round pays back, once complete (None before).
+    pools_cents: the game's running pools as the round shows them (e.g. the Dragon jackpot).
+    pools_won_cents: what the player won from each pool in this round (the jackpot sound and banner).
+    result_text: one line for the player once complete, e.g. "PLAYER WINS 2 ROWS" (empty before).
+    table: the game's own data for its table scene, JSON-compatible; the shell passes it untouched.
+    """
+
+    game_id: str
+    step: str
+    bet_credits: int
+    stake_credits: int
+    decision_awaited: bool
+    auto_decision: bool
+    win_credits: int | None = None
+    pools_cents: Mapping[str, int] = field(default_factory=dict)
+    pools_won_cents: Mapping[str, int] = field(default_factory=dict)
+    result_text: str = ""
+    table: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        return self.step == "complete"
+
+    @property
+    def pool_won(self) -> bool:
+        """True when the player won a pool (a jackpot) in this round."""
+        return any(self.pools_won_cents.values())
+
+
 class Round(ABC):
     """One game in progress."""
 
@@ -117,8 +179,15 @@ class Round(ABC):
         """Everything needed to rebuild this round at this step (JSON-compatible)."""
 
     @abstractmethod
-    def view(self) -> dict[str, Any]:
-        """What the display may show now (face-down cards hidden), JSON-compatible."""
+    def view(self) -> RoundView:
+        """What the display may show now (face-down cards hidden)."""
+
+
+def play_reference(round_: Round) -> Outcome:
+    """Play the round's reference decisions until it is complete (autoplay, replay, the lab)."""
+    while not round_.finished:
+        round_.decide(round_.reference_decision())
+    return round_.outcome()
 
 
 class Game(ABC):
