@@ -146,7 +146,7 @@ def test_a_good_setting_and_jokers_by_name(game: DragonPoker) -> None:
     assert [str(c) for c in setting.back] == ["JK", "As", "Ah", "Ad", "2d"]  # four aces
     assert {c.index for c in setting.middle + setting.back if c.is_joker} == {52, 53}
     assert round_.result.bonuses["P"]["back"] == game.rules.bonus_points.back["four_of_a_kind"]
-    assert round_.view()["hand_descriptions"]["P"]["middle"] == "Full House, Kings over Queens"
+    assert round_.view().table["hand_descriptions"]["P"]["middle"] == "Full House, Kings over Queens"
 
 
 # --- the house way ------------------------------------------------------------------------------
@@ -199,15 +199,15 @@ def test_a_damaged_record_is_refused(game: DragonPoker) -> None:
 
 def test_the_view_hides_face_down_hands_until_their_reveal(game: DragonPoker) -> None:
     round_ = game.new_round(game.default_wager(25), Rng.from_seed(3), {}, scoreboard=["P2"] * 10)
-    assert all(h["cards"] is None for h in round_.view()["hands"].values())
+    assert all(h["cards"] is None for h in round_.view().table["hands"].values())
     round_.decide(DESIGNATE)
-    view = round_.view()
+    view = round_.view().table
     assert view["hands"]["A"] == {"role": "player", "face_up": True,
                                   "cards": [str(c) for c in round_.dealt.hands["A"]]}
     assert [view["hands"][x]["cards"] for x in "BCD"] == [None, None, None]
     assert view["decisions_allowed"] == ["set", "house_way"]
     round_.decide(Decision("house_way"))
-    view = round_.view()
+    view = round_.view().table
     assert all(h["face_up"] for h in view["hands"].values()) and view["hands"]["D"]["role"] == "discard"
     assert view["reveal_order"][:2] == ["player_set", "dealer_revealed"]
     assert view["scoreboard"] == [round_.outcome().result_code] + ["P2"] * 9  # newest first

@@ -16,8 +16,8 @@ from egm.cards import RANKS, SUITS, Card
 from egm.config import PROJECT_ROOT
 from egm.games import game_class
 from egm.games.base import Decision, DecisionRefused
-from egm.games.poker_grid.cli import replay_game
 from egm.games.poker_grid.game import PokerGrid, PokerGridRound
+from egm.games.poker_grid.replay import replay_game
 from egm.rng import Rng
 from egm.rom import load_paytable
 
@@ -203,7 +203,7 @@ def test_refusals_name_the_rule_and_change_nothing(
 ) -> None:
     round_ = start(game)
     before = round_.to_record()
-    card = round_.view()["hand"][0]
+    card = round_.view().table["hand"][0]
     with pytest.raises(DecisionRefused, match=reason):
         round_.decide(Decision("place", {"card": card, **args}))
     assert round_.to_record() == before and round_.table.turn == 0 and round_.step == "play"
@@ -226,7 +226,7 @@ def test_out_of_turn_and_after_the_end(game: PokerGrid) -> None:
     round_ = start(game)
     round_.table.turn = 1  # as if the machine had not played yet
     with pytest.raises(DecisionRefused, match="seat 1's turn"):
-        round_.decide(Decision("place", {"card": round_.view()["hand"][0], "row": 3, "col": 3}))
+        round_.decide(Decision("place", {"card": round_.view().table["hand"][0], "row": 3, "col": 3}))
     round_.table.turn = 0
     while not round_.finished:
         round_.decide(round_.reference_decision())
@@ -236,14 +236,14 @@ def test_out_of_turn_and_after_the_end(game: PokerGrid) -> None:
 
 def test_customer_move_then_machine_move_and_the_view(game: PokerGrid) -> None:
     round_ = start(game, seed=4)
-    view = round_.view()
+    view = round_.view().table
     assert view["step"] == "play" and len(view["hand"]) == 5 and view["draw_pile"] == 42
     legal = [(2, 2), (2, 5), (3, 1), (3, 3), (3, 4), (3, 6), (4, 2), (4, 5)]
     assert sorted(map(tuple, view["legal"])) == legal
     assert view["board"][1][4] == "W" and view["board"][0][0] == ""
     decision = round_.reference_decision()
     round_.decide(decision)
-    view = round_.view()
+    view = round_.view().table
     assert [m["seat"] for m in view["last_plays"]] == [0, 1]
     assert view["last_plays"][0]["card"] == decision.args["card"]
     assert view["scores"] == [sum(m["points"] for m in view["last_plays"] if m["seat"] == s) for s in (0, 1)]

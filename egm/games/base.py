@@ -205,6 +205,19 @@ class Game(ABC):
     def default_wager(self, denom_cents: int) -> Wager:
         """The default bet for autoplay and the lab."""
 
+    def bets_offered(self) -> tuple[int, ...]:
+        """The bets (credits) the pay table offers, smallest first: the only ones the shell offers."""
+        return tuple(sorted(self.paytable.header.bets_credits))
+
+    def wager_for(self, bet_credits: int, denom_cents: int) -> Wager:
+        """The wager for a bet of `bet_credits`: the default wager scaled to that bet (side bets too).
+        A bet that is not a whole multiple of the default bet is refused (ValueError)."""
+        base = self.default_wager(denom_cents)
+        if bet_credits <= 0 or bet_credits % base.bet_credits:
+            raise ValueError(f"a bet of {bet_credits} credits is not a whole multiple of the default bet "
+                             f"of {base.bet_credits}; use one of {self.bets_offered()}")
+        return base.scaled(bet_credits // base.bet_credits)
+
     @abstractmethod
     def new_round(self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int]) -> Round:
         """Start a round: draw all its randomness from `rng` now."""

@@ -58,6 +58,9 @@ InfoPages = Callable[["PayTable"], list[InfoPage]]
 # Replay: the game's replay object for a seed, played with the given (signed) pay table by the
 # reference decisions. JSON-compatible; `egm replay --game ID --seed S --json` prints it.
 Replay = Callable[["PayTable", int], dict[str, Any]]
+# Commands of its own: `register(subparsers)` adds subcommands to `egm` (e.g. `egm dragon replay`),
+# as egm/cli.py's command modules do; heavy imports belong inside the handlers.
+Commands = Callable[[Any], None]
 # Screenshot recipes: scene name -> a function that drives a freshly booted emulator session to the
 # picture, through real key presses and clicks (see egm/video/screenshot.py).
 ScreenshotRecipes = Mapping[str, Callable[["Session"], None]]
@@ -104,6 +107,7 @@ class GameDescriptor:
       differential test proves it identical to the reference engine. Informative (`egm games`).
     replay: its replay (`Replay`); None: `egm replay --game ID` refuses it.
     screenshots: its screenshot recipes (`ScreenshotRecipes`); their names are `egm screenshot`'s.
+    commands: its own subcommands of `egm` (`Commands`), beside the generic ones; None: none.
     auto_play_label: the label of the panel button that plays the round's reference decision
       ("HOUSE\\nWAY" for Dragon Poker); a newline splits the label over two lines.
     colour: its colour (RGB) on the game menu and the attract screen.
@@ -121,6 +125,7 @@ class GameDescriptor:
     kernel: str | None = None
     replay: Ref[Replay] | None = None
     screenshots: Ref[ScreenshotRecipes] | None = None
+    commands: Ref[Commands] | None = None
     auto_play_label: str = "AUTO\nPLAY"
     colour: tuple[int, int, int] = (60, 60, 90)
 

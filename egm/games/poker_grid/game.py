@@ -12,7 +12,7 @@ hand the customer made (see `paytable`).
 >>> header = SimpleNamespace(strategy="grid-opponent/1", default_bet_credits=1)
 >>> game = PokerGrid(SimpleNamespace(header=header, rules=PokerGridRules.model_validate(EXAMPLE)))
 >>> round_ = game.new_round(game.default_wager(1), Rng.from_seed(7), {})
->>> round_.step, len(round_.view()["hand"])
+>>> round_.step, len(round_.view().table["hand"])
 ('play', 5)
 >>> while not round_.finished:
 ...     round_.decide(round_.reference_decision())
@@ -26,14 +26,17 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from egm.cards import DECK_SIZE, JOKER_TEXT, Card
-from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, Wager
+from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, RoundView, Wager
 from egm.games.poker_grid.board import EMPTY, WILD, Layout
 from egm.games.poker_grid.paytable import PokerGridRules
 from egm.games.poker_grid.strategy import MACHINE_STRATEGIES, Strategy
 from egm.games.poker_grid.table import IllegalPlacement, Move, Table
+from egm.games.record import open_record, seal
 from egm.rng import Rng
 
 CUSTOMER = 0
+RECORD_FORMAT = 1
+RESULT_TITLES = {"win": "YOU WIN BY", "tie": "A TIE", "loss": "YOU LOSE BY"}
 
 
 def move_json(layout: Layout, move: Move) -> dict[str, Any]:
@@ -87,8 +90,9 @@ class PokerGrid(Game):
         return PokerGridRound(self, wager, Table(self.layout, self.rules.hand_size, 1 + opponents, deck))
 
     def restore(self, record: Mapping[str, Any]) -> PokerGridRound:
-        wager = Wager(**record["wager"])
-        return PokerGridRound(self, wager, Table.from_record(self.layout, self.rules.hand_size, record))
+        opened = open_record(record, self.game_id, RECORD_FORMAT)
+        table = Table.from_record(self.layout, self.rules.hand_size, opened.body)
+        return PokerGridRound(self, opened.wager, table)
 
 
 class PokerGridRound(Round):
@@ -183,14 +187,27 @@ class PokerGridRound(Round):
         )
 
     def to_record(self) -> dict[str, Any]:
-        wager = {
-            "bet_credits": self.wager.bet_credits,
-            "stake_credits": self.wager.stake_credits,
-            "denom_cents": self.wager.denom_cents,
-        }
-        return {"wager": wager, **self.table.to_record()}
+        return seal(self.game.game_id, RECORD_FORMAT, self.wager, self.table.to_record())
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> RoundView:
+        table = self._table()
+        text = ""
+        if self.finished:
+            text = RESULT_TITLES[self.result] + (f" {abs(self.margin)}" if self.margin else "")
+        return RoundView(
+            game_id=self.game.game_id,
+            step=self.step,
+            bet_credits=self.wager.bet_credits,
+            stake_credits=self.wager.stake_credits,
+            decision_awaited=not self.finished,
+            auto_decision=not self.finished,
+            win_credits=self.outcome().win_credits if self.finished else None,
+            result_text=text,
+            table=table,
+        )
+
+    def _table(self) -> dict[str, Any]:
+        """The table scene's own data (egm/games/poker_grid/scene.py reads it)."""
         layout = self.game.layout
         table = self.table
 
@@ -199,7 +216,6 @@ class PokerGridRound(Round):
 
         last = [move_json(layout, move) for move in table.moves[self._last_customer_move() :]]
         return {
-            "game": self.game.game_id,
             "step": self.step,
             "rows": layout.rows,
             "cols": layout.cols,
