@@ -43,7 +43,7 @@ def configured_packages() -> tuple[str, ...]:
     return tuple(load_cabinet_config().game_packages)
 
 
-def _descriptor_of(package: str) -> GameDescriptor:
+def _package_descriptor(package: str) -> GameDescriptor:
     module = importlib.import_module(f"{package}.{DESCRIPTOR_MODULE}")
     descriptor = getattr(module, "DESCRIPTOR", None)
     if not isinstance(descriptor, GameDescriptor):
@@ -65,7 +65,7 @@ def _discover(packages: tuple[str, ...]) -> dict[str, GameDescriptor]:
     found: dict[str, GameDescriptor] = {}
     for package in [*_built_in_packages(), *packages]:
         try:
-            descriptor = _descriptor_of(package)
+            descriptor = _package_descriptor(package)
         except ModuleNotFoundError as exc:
             if exc.name not in (package, f"{package}.{DESCRIPTOR_MODULE}"):
                 raise
@@ -85,7 +85,7 @@ def descriptors(packages: Sequence[str] | None = None) -> dict[str, GameDescript
     return dict(_discover(tuple(configured_packages() if packages is None else packages)))
 
 
-def descriptor(game_id: str, packages: Sequence[str] | None = None) -> GameDescriptor:
+def descriptor_of(game_id: str, packages: Sequence[str] | None = None) -> GameDescriptor:
     """The descriptor of an installed game, or UnknownGame naming the known ids."""
     installed = descriptors(packages)
     try:
@@ -95,8 +95,8 @@ def descriptor(game_id: str, packages: Sequence[str] | None = None) -> GameDescr
 
 
 def game_class(game_id: str) -> type[Game]:
-    return descriptor(game_id).game.load()
+    return descriptor_of(game_id).game.load()
 
 
 def paytable_model(game_id: str) -> type[BaseModel]:
-    return descriptor(game_id).paytable_model.load()
+    return descriptor_of(game_id).paytable_model.load()

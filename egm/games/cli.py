@@ -90,12 +90,12 @@ def _games_command(args: argparse.Namespace) -> int:
 
 def _replay_command(args: argparse.Namespace) -> int:
     from egm.config import PROJECT_ROOT
-    from egm.games import UnknownGame, descriptor
+    from egm.games import UnknownGame, descriptor_of
     from egm.rom import load_paytable
     from egm.rom.signing import RomError
 
     try:
-        found = descriptor(args.game)
+        found = descriptor_of(args.game)
     except UnknownGame as exc:
         print(f"egm replay: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -6,15 +6,15 @@ with a sentence naming what is wrong: a record restored after a power loss must 
 wrote.
 
 >>> from egm.games.base import Wager
->>> record = seal("coin-flip", 1, Wager(1, 1, 25), {"coin": "heads"})
->>> record["game_id"], record["format"], record["coin"]
-('coin-flip', 1, 'heads')
->>> open_record(record, "coin-flip", 1).wager
+>>> record = seal("high-card", 1, Wager(1, 1, 25), {"card": "As"})
+>>> record["game_id"], record["format"], record["card"]
+('high-card', 1, 'As')
+>>> open_record(record, "high-card", 1).wager
 Wager(bet_credits=1, stake_credits=1, denom_cents=25, side_bets={})
 >>> open_record(record, "poker-grid", 1)
 Traceback (most recent call last):
 ...
-ValueError: not a poker-grid record of format 1 (it is a coin-flip record of format 1)
+ValueError: not a poker-grid record of format 1 (it is a high-card record of format 1)
 """
 
 from __future__ import annotations

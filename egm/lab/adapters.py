@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from egm.games import UnknownGame, descriptor, descriptors, game_class
+from egm.games import UnknownGame, descriptor_of, descriptors, game_class
 from egm.games.base import Game, Outcome, play_reference
 from egm.lab.stats import Tally, segment_trace
 from egm.rng import Rng
@@ -135,7 +135,7 @@ def certifiable() -> list[str]:
 def adapter_for(game_id: str) -> LabAdapter:
     """The lab adapter of a game, or a LabError naming the games the lab knows."""
     try:
-        target = descriptor(game_id).lab_adapter
+        target = descriptor_of(game_id).lab_adapter
     except UnknownGame as exc:
         raise LabError(str(exc)) from None
     if target is None:

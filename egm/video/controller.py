@@ -23,7 +23,7 @@ from egm.audio.controller import AudioController
 from egm.clock import Clock
 from egm.config import CabinetConfig
 from egm.events import ButtonChanged, CashOut, Door, Key, PlayerDecision, Result, StartGame
-from egm.games import UnknownGame, descriptor
+from egm.games import UnknownGame, descriptor_of
 from egm.games.base import Game, Round, RoundView, Wager
 from egm.games.descriptor import InfoPage
 from egm.video import snap
@@ -411,7 +411,7 @@ class VideoController:
     def auto_play_label(self) -> str:
         """The auto-play button's label: the game's own (e.g. HOUSE WAY for Dragon Poker)."""
         try:
-            return descriptor(self.game_shown()).auto_play_label
+            return descriptor_of(self.game_shown()).auto_play_label
         except UnknownGame:
             return dict((b, label) for b, label, _, _ in PANEL_BUTTONS)[AUTO_PLAY]
 

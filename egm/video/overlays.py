@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pygame
 
-from egm.games import descriptor
+from egm.games import descriptor_of
 from egm.games.base import Game
 from egm.games.descriptor import InfoPage
 from egm.video.inputs import KEY_HELP
@@ -28,7 +28,7 @@ def help_pages(game: Game | None) -> list[InfoPage]:
     keys = InfoPage("HELP: BUTTONS AND KEYS", tuple(f"{key}\t{what}" for key, what in KEY_HELP))
     if game is None:
         return [keys]
-    pages = descriptor(game.game_id).info_pages
+    pages = descriptor_of(game.game_id).info_pages
     return [keys, *(pages.load()(game.paytable) if pages is not None else [])]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from egm.games import UnknownGame, descriptor
+from egm.games import UnknownGame, descriptor_of
 
 if TYPE_CHECKING:
     from egm.video.scene import Resources, Scene
@@ -16,7 +16,7 @@ def game_scene(res: Resources, game_id: str) -> Scene:
     from egm.video.scenes.generic_game import GenericGameScene
 
     try:
-        target = descriptor(game_id).scene
+        target = descriptor_of(game_id).scene
     except UnknownGame:
         target = None
     return target.load()(res) if target is not None else GenericGameScene(res)

@@ -7,7 +7,7 @@ import math
 
 import pygame
 
-from egm.games import UnknownGame, descriptor
+from egm.games import UnknownGame, descriptor_of
 from egm.video import snap
 from egm.video.scene import Frame, Scene
 from egm.video.theme import GOLD, LIGHT_GREY, WHITE
@@ -35,7 +35,7 @@ class AttractScene(Scene):
             pygame.draw.line(surface, (30, 20, 46), (960, 420), end, 60)
         gid = self.game_shown(frame)
         try:
-            found = descriptor(gid)
+            found = descriptor_of(gid)
         except UnknownGame:
             found = None
         title = found.title.upper() if found else str(frame.snapshot.get("site_name") or "").upper()

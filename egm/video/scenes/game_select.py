@@ -6,7 +6,7 @@ from __future__ import annotations
 import pygame
 
 from egm.events import SelectGame
-from egm.games import UnknownGame, descriptor
+from egm.games import UnknownGame, descriptor_of
 from egm.video import snap
 from egm.video.layout import grid
 from egm.video.scene import Frame, Scene, UiAction
@@ -53,7 +53,7 @@ class GameSelectScene(Scene):
         selected = snap.selected_game(frame.snapshot)
         for gid, rect in self.tiles(frame).items():
             try:
-                found = descriptor(gid)
+                found = descriptor_of(gid)
             except UnknownGame:
                 continue  # a game the cabinet runs is installed; nothing else is offered
             panel(surface, rect, fill=found.colour, edge=GOLD if gid == selected else WHITE)

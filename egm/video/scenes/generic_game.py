@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from egm.games import UnknownGame, descriptor
+from egm.games import UnknownGame, descriptor_of
 from egm.video.scene import Frame, Scene
 from egm.video.theme import GOLD, LIGHT_GREY, WHITE, panel
 
@@ -21,7 +21,7 @@ class GenericGameScene(Scene):
         if view is None:
             return
         try:
-            found = descriptor(view.game_id)
+            found = descriptor_of(view.game_id)
             title, auto = found.title.upper(), found.auto_play_label.replace("\n", " ")
         except UnknownGame:
             title, auto = view.game_id.upper(), "AUTO PLAY"
