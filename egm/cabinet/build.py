@@ -3,9 +3,11 @@ and `build_cabinet`, which makes one as configured (devices from config, games f
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
-from collections.abc import Callable, Mapping, Sequence
+import traceback
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,20 @@ from .credit_in import CreditInPart
 from .machine import CabinetMachine, state_table, transition_table
 from .play import PlayPart, os_rng, seeded_rng
 from .service import ServicePart
+
+# How the last run ended, read from the last event it logged: anything else is an unannounced stop.
+PREVIOUS_STOP = {
+    "power_down": "clean_shutdown",
+    "software_fault": "software_fault",
+    "memory_initialised": "none",
+}
+POWER_UP_MESSAGES = {
+    "none": "Power up.",
+    "clean_shutdown": "Power up after a clean shutdown.",
+    "software_fault": "Power up after a software fault (see the software_fault event).",
+    "power_loss": "Power up after a power loss.",
+}
+TRACEBACK_KEPT = 8000  # characters of a software fault's traceback in the event log (its innermost end)
 
 
 class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart):
@@ -76,11 +92,38 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart):
                 conditions = [functools.partial(self._playing, row["game"], row["step"])]
             self.machine.add_transition(row["trigger"], row["source"], row["dest"], conditions=conditions)
 
-    def close(self) -> None:
-        """Power down cleanly: close wager memory (its WAL is checkpointed into each copy)."""
+    # --- stopping: each way is recorded for what it is -------------------------------------------------
+    def close(self, reason: str = "") -> None:
+        """Shut down cleanly: record it, then close wager memory (its WAL is checkpointed into each
+        copy). The next boot reads it as a clean shutdown."""
         if self.memory is not None:
-            self._commit(lambda tx: tx.log("power_down", "Clean power down."))
+            message = f"Clean shutdown ({reason})." if reason else "Clean shutdown."
+            self._commit(lambda tx: tx.log("power_down", message))
             self.memory.close()
+
+    def software_fault(self, exc: BaseException) -> None:
+        """Record an unexpected exception with its traceback, then close wager memory; the process is
+        about to exit. The next boot reads it as a software fault, not as a power loss."""
+        trace = "".join(traceback.format_exception(exc))
+        log.critical("software fault, the cabinet stops:\n%s", trace)
+        if self.memory is not None:
+            message = f"Software fault: {type(exc).__name__}: {exc}."
+            self._commit(lambda tx: tx.log("software_fault", message, traceback=trace[-TRACEBACK_KEPT:]))
+            self.memory.close()
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[Cabinet]:
+        """The main loop's frame. Leaving it normally, or on an interrupt or exit request, is a clean
+        shutdown; any other exception is a software fault, recorded before it propagates."""
+        try:
+            yield self
+        except Exception as exc:
+            self.software_fault(exc)
+            raise
+        except (KeyboardInterrupt, SystemExit) as exc:  # the program was told to stop
+            self.close(str(exc) or type(exc).__name__)
+            raise
+        self.close()
 
     # --- boot --------------------------------------------------------------------------------------
     def boot(self) -> Result:
@@ -107,12 +150,17 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart):
         memory = self.memory
         assert memory is not None
         last = memory.events(limit=1)
-        clean = not last or last[0]["kind"] in ("power_down", "memory_initialised")
+        previous = PREVIOUS_STOP.get(last[0]["kind"], "power_loss") if last else "none"
         with memory.transaction() as tx:
-            if not clean:
+            if previous == "power_loss":
                 tx.log("power_loss", f"Power was lost after {last[0]['at']} without a clean power down.")
             tx.meters.add("power_resets", 1)
-            tx.log("power_up", "Power up.", doors_open=sorted(d.value for d in self._open_doors))
+            tx.log(
+                "power_up",
+                POWER_UP_MESSAGES[previous],
+                previous_stop=previous,
+                doors_open=sorted(d.value for d in self._open_doors),
+            )
             for problem in self._rom_problems:
                 tx.log("rom_error", f"ROM self-test failed: {problem}")
         error = memory.meters.balance_error()
