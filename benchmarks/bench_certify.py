@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 
 from egm.config import PROJECT_ROOT
-from egm.games.dragon_poker import kernel as dragon_kernel
 from egm.games.dragon_poker.game import DEFAULT_PAYTABLE, DragonPoker
 from egm.games.dragon_poker.lab import HOUSE_WAY, DragonPokerLab
+from egm.games.dragon_poker.lab import kernel as dragon_kernel
 from egm.lab.runner import plan_chunks, run
 from egm.rng import Rng
 from egm.rom import PayTable, load_paytable

@@ -1,4 +1,4 @@
-"""The house way's compiled twin (egm.games.dragon_poker.kernel_house_way) against the reference the
+"""The house way's compiled twin (egm.games.dragon_poker.lab.kernel_house_way) against the reference the
 cabinet runs (egm.games.dragon_poker.house_way): the same setting, values and cards, on random 13-card hands.
 
 20,000 uniform hands from the 54-card deck (about 45% hold a joker) plus 2,000 holding both jokers;
@@ -22,7 +22,7 @@ from egm.games.dragon_poker.house_way import (
     set_around,
     set_house_way,
 )
-from egm.games.dragon_poker.kernel_house_way import house_way
+from egm.games.dragon_poker.lab.kernel_house_way import house_way
 from egm.games.dragon_poker.paytable import ROWS
 from egm.lab.fast_eval import CARD_BITS
 from egm.poker import Category

@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 
 from egm.games.base import Outcome
-from egm.games.dragon_poker import kernel as dragon_kernel
 from egm.games.dragon_poker.game import DEFAULT_PAYTABLE, DragonPoker
 from egm.games.dragon_poker.lab import HOUSE_WAY, WINNER_CODES, DragonPokerLab
+from egm.games.dragon_poker.lab import kernel as dragon_kernel
 from egm.games.dragon_poker.payout import POOL
 from egm.games.dragon_poker.paytable import ROWS
 from egm.games.dragon_poker.settlement import Side

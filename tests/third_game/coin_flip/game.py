@@ -21,6 +21,14 @@ class CoinFlipRules(BaseModel):
     stake_units: int = Field(ge=1)
     pays_units: int = Field(ge=0)
 
+    @property
+    def stake_bets(self) -> int:  # the wager offer (egm.games.base.WagerOffer): the stake is this many bets
+        return self.stake_units
+
+    @property
+    def side_bet_limits(self) -> dict[str, int]:
+        return {}  # no side bet
+
 
 class CoinFlipRound(Round):
     def __init__(self, rules: CoinFlipRules, wager: Wager, coin: str, call: str | None = None) -> None:
