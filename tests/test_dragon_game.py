@@ -16,6 +16,7 @@ import pytest
 from egm.cards import DECK, Card, parse_cards
 from egm.games import game_class
 from egm.games.base import Decision, DecisionRefused, Wager
+from egm.games.base import play_reference as play_to_the_end
 from egm.games.dragon_poker import game as game_module
 from egm.games.dragon_poker.deal import Deal, deal
 from egm.games.dragon_poker.game import DEFAULT_PAYTABLE, DragonPoker, DragonPokerRound
@@ -55,8 +56,7 @@ def round_from(game: DragonPoker, dealt: Deal, side_bet: int = 0, pool: int = 0)
 
 
 def play_reference(round_: DragonPokerRound) -> DragonPokerRound:
-    while not round_.finished:
-        round_.decide(round_.reference_decision())
+    play_to_the_end(round_)
     return round_
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from egm.games.base import Outcome
+from egm.games.base import Outcome, play_reference
 from egm.games.dragon_poker.game import DEFAULT_PAYTABLE, DragonPoker
 from egm.games.dragon_poker.lab import HOUSE_WAY, WINNER_CODES, DragonPokerLab
 from egm.games.dragon_poker.lab import kernel as dragon_kernel
@@ -47,9 +47,7 @@ def reference_games(paytable: PayTable, seed: int, games: int) -> list[tuple]:
     out = []
     for _ in range(games):
         round_ = game.new_round(wager, rng, pools)
-        while not round_.finished:
-            round_.decide(round_.reference_decision())
-        outcome = round_.outcome()
+        outcome = play_reference(round_)
         pools = dict(outcome.pools_cents)
         result = round_.result
         assert result is not None

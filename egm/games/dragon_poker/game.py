@@ -20,9 +20,7 @@ Playing one hand (tests/test_dragon_game.py does this with a freshly signed ROM)
 
     game = DragonPoker(load_default_paytable())
     round_ = game.new_round(game.default_wager(25), Rng.from_seed(5), {"dragon_jackpot": 0})
-    while not round_.finished:
-        round_.decide(round_.reference_decision())
-    round_.outcome()  # win_credits, pools_cents, result_code ("P2", "H3", "D2", "S"...), summary
+    outcome = play_reference(round_)  # win_credits, pools_cents, result_code ("P2", "D2"...), summary
 """
 
 from __future__ import annotations

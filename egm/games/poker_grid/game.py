@@ -17,8 +17,8 @@ hand the customer made (see `paytable`).
 >>> round_ = game.new_round(game.default_wager(1), Rng.from_seed(7), {})
 >>> round_.step, len(round_.view().table["hand"])
 ('play', 5)
->>> while not round_.finished:
-...     round_.decide(round_.reference_decision())
+>>> from egm.games.base import play_reference
+>>> outcome = play_reference(round_)
 >>> game.restore(round_.to_record()).view() == round_.view(), len(round_.to_record()["moves"])
 (True, 52)
 """
