@@ -7,15 +7,7 @@ configuration's `game_packages`) with a module `descriptor.py` that defines `DES
 only when first used: the cabinet verifies the program ROM before any game code is loaded, and a
 descriptor module imports nothing but this module.
 
-    DESCRIPTOR = GameDescriptor(
-        id="dragon-poker",
-        title="Dragon Poker",
-        game=Ref("egm.games.dragon_poker.game:DragonPoker"),
-        paytable_model=Ref("egm.games.dragon_poker.paytable:DragonPokerRules"),
-        scene=Ref("egm.games.dragon_poker.scene:DragonPokerScene"),
-        ...
-        auto_play_label="HOUSE\\nWAY",
-    )
+    DESCRIPTOR = GameDescriptor(id="dragon-poker", title="Dragon Poker", game=Ref("...game:DragonPoker"), ...)
 
 What each part receives is documented on its field below and in docs/games.md.
 """

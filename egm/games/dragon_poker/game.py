@@ -200,8 +200,6 @@ class DragonPokerRound(Round):
             "hands": hands,
             "bonus_cards": [str(c) for c in self.dealt.bonus_cards],
             "pair_bonus": self._pair_bonus_view(),
-            "bet_credits": self.wager.bet_credits,
-            "stake_credits": self.wager.stake_credits,
             "jackpot_cents": self.pool_before_cents,
             "scoreboard": list(self.scoreboard_before),
         }
