@@ -91,6 +91,12 @@ def test_lookups_go_through_the_descriptors() -> None:
                                             paytable_model=found.paytable_model)
 
 
+def test_each_descriptor_names_its_own_game() -> None:
+    for game_id, found in descriptors().items():
+        game = found.game.load()
+        assert game.game_id == game_id and game.title == found.title and game.steps[-1] == "complete"
+
+
 def test_a_configured_game_package_that_is_not_installed_is_named() -> None:
     with pytest.raises(UnknownGame, match="game package 'no_such_game_package'.* is not installed"):
         descriptors(["no_such_game_package"])
