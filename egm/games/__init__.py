@@ -36,8 +36,10 @@ class UnknownGame(KeyError):
         return str(self.args[0])
 
 
+@functools.cache
 def configured_packages() -> tuple[str, ...]:
-    """The game packages the installed cabinet configuration (config/cabinet.toml) names."""
+    """The game packages the installed cabinet configuration (config/cabinet.toml) names; read once
+    per process (the shell looks games up every frame)."""
     from egm.config import load_cabinet_config
 
     return tuple(load_cabinet_config().game_packages)
