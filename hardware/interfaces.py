@@ -212,8 +212,12 @@ class HostLink(Protocol):
 
     def poll(self) -> list[object]: ...
 
-    def reply(self, data: bytes) -> None:
-        """Answer the poll just reported (the link repeats it if the host asks again)."""
+    def reply(self, data: bytes, *, needs_ack: bool = True) -> None:
+        """Answer the poll just reported (the link repeats it if the host asks again, unless the
+        reply needs no acknowledgement)."""
+
+    def no_reply(self) -> None:
+        """The poll just reported gets no answer."""
 
     def wait(self, timeout_s: float) -> bool:
         """Block until the host sends something or `timeout_s` passes (headless main loops)."""

@@ -233,3 +233,12 @@ def test_a_silent_host_never_blocks_the_port() -> None:
     finally:
         port.close()
         FdPort.close(host)
+
+
+def test_no_activity_needs_no_acknowledgement(line: Line) -> None:
+    line.send(encode_general_poll(1))
+    line.events()
+    line.port.reply(b"\x00", needs_ack=False)
+    line.received()
+    line.send(encode_general_poll(1))  # the same poll again is a new poll: something may have happened
+    assert line.events() == [HostPoll(None)]

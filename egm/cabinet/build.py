@@ -161,6 +161,7 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, HostPart):
                 POWER_UP_MESSAGES[previous],
                 previous_stop=previous,
                 doors_open=sorted(d.value for d in self._open_doors),
+                games_played=tx.meters["games_played"],
             )
             for problem in self._rom_problems:
                 tx.log("rom_error", f"ROM self-test failed: {problem}")

@@ -44,10 +44,6 @@ class CashOutPart(CabinetPart):
             return Result(False, self._tilt_detail())
         return ACCEPTED
 
-    def _request_validation(self, amount: int) -> Result:
-        """Ask the casino host for the ticket's validation number (the host link answers this)."""
-        return Result(False, "no host link numbers tickets on this cabinet")
-
     def _print_cash_out_ticket(self, amount: int, validation_number: str | None = None, *,
                                clear: str | None = None) -> bool:
         """Issue the cash-out ticket (numbered by the cabinet, or by the host when given), commit it,
@@ -70,7 +66,8 @@ class CashOutPart(CabinetPart):
             tx.set("cashout", ticket)
             if clear is not None:
                 tx.set(clear, None)
-            tx.log("cash_out", f"Cash-out of {amount} cents: printing ticket {ticket['validation_number']}.")
+            kind = "cash_out" if validation_number is None else "cash_out_host_numbered"  # pressed earlier
+            tx.log(kind, f"Cash-out of {amount} cents: printing ticket {ticket['validation_number']}.")
 
         if not self._commit(start_cash_out):
             return False

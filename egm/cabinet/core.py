@@ -277,6 +277,14 @@ class CabinetPart:
         """True when the casino host decides whether a ticket inserted is paid."""
         return False
 
+    def _request_validation(self, amount: int) -> Result:
+        """Ask the casino host for a cash-out ticket's validation number."""
+        return Result(False, "no host link numbers tickets on this cabinet")
+
+    def _host_ticket_escrowed(self, event: Any) -> Result:
+        """Hold a ticket in escrow until the casino host decides on it."""
+        return Result(False, "no host link redeems tickets on this cabinet")
+
     def _ticket_credited(self, tx: Transaction, pending: Mapping[str, Any]) -> None:
         """Called inside the transaction that credits a stacked ticket."""
 

@@ -120,11 +120,18 @@ SIMPLE_EVENTS = {  # event-log kind -> exception
     "hand_pay": HAND_PAY_PENDING,
     "hand_pay_reset": HAND_PAY_RESET,
     "cash_out": CASH_OUT_PRESSED,
-    "sas_validation_request": SYSTEM_VALIDATION_REQUEST,
     "sas_validation_not_configured": VALIDATION_ID_NOT_CONFIGURED,
     "sas_ticket_inserted": TICKET_INSERTED,
     "sas_aft_complete": AFT_TRANSFER_COMPLETE,
 }
+
+
+def exceptions_for(event: Mapping[str, Any]) -> tuple[int, ...]:
+    """The SAS exceptions an event-log entry stands for (most stand for one, or none)."""
+    if event.get("kind") == "sas_validation_request":  # CASH OUT under system validation
+        return (CASH_OUT_PRESSED, SYSTEM_VALIDATION_REQUEST)
+    code = exception_for(event)
+    return () if code is None else (code,)
 
 
 def exception_for(event: Mapping[str, Any]) -> int | None:
@@ -207,8 +214,7 @@ class ExceptionQueue:
                 continue
             self.event_seq = event["seq"]
             changed = True
-            code = exception_for(event)
-            if code is not None:
+            for code in exceptions_for(event):
                 self.add(code)
         started, ended = games_played(meters), games_ended(meters)
         for _ in range(max(0, min(started - self.games_started, CAPACITY))):

@@ -26,7 +26,7 @@ from egm.config import PROJECT_ROOT
 from egm.events import ACCEPTED, Result
 from egm.host.aft import AftPart
 from egm.host.base import LongPollHandler
-from egm.host.exceptions import RAM_ERROR_NOT_RECOVERED, ExceptionQueue
+from egm.host.exceptions import NO_ACTIVITY, RAM_ERROR_NOT_RECOVERED, ExceptionQueue
 from egm.host.meters import SasMeters
 from egm.host.tito import TitoPart
 from egm.memory.store import Transaction
@@ -69,8 +69,10 @@ class HostPart(TitoPart, AftPart):
         else:
             handler = LONG_POLLS.get(event.command)
             reply = handler(self, event.data) if handler is not None and self.memory is not None else None
-        if reply is not None:
-            link.reply(reply)
+        if reply is None:
+            link.no_reply()
+        else:
+            link.reply(reply, needs_ack=reply != bytes([NO_ACTIVITY]) or event.command is not None)
         self._save_queue()
         return ACCEPTED if reply is not None else Result(False, f"long poll {event.command} not answered")
 
@@ -113,8 +115,12 @@ class HostPart(TitoPart, AftPart):
         newest = memory.events(limit=1)
         behind = newest[0]["seq"] - state.queue.event_seq if newest else 0
         events = list(reversed(memory.events(limit=behind))) if behind > 0 else []
-        if any(e["kind"] == "door_close" and e["detail"].get("door") == "main" for e in events):
-            state.games_at_door_close = memory.meters["games_played"]
+        for event in events:  # the counts behind 0x18
+            if event["kind"] == "power_up":
+                state.games_at_power_up = event["detail"].get("games_played", memory.meters["games_played"])
+                state.games_at_door_close = None
+            elif event["kind"] == "door_close" and event["detail"].get("door") == "main":
+                state.games_at_door_close = memory.meters["games_played"]
         state.queue_dirty |= state.queue.catch_up(events, memory.meters.totals)
         return state.queue
 
@@ -149,13 +155,12 @@ class HostPart(TitoPart, AftPart):
         """0x18: games since the last power-up, and since the main (slot) door last closed (or the
         power-up, when it has not closed since)."""
         assert self.memory is not None
-        self._queue()  # notes a door closing
+        self._queue()  # takes in the power-up and door events
         played = self.memory.meters["games_played"]
         state = self._sas_state
-        if state.games_at_power_up is None:
-            state.games_at_power_up = played
-        since_close = played - (state.games_at_door_close or state.games_at_power_up)
-        body = bcd(played - state.games_at_power_up, 2) + bcd(since_close, 2)
+        at_power_up = played if state.games_at_power_up is None else state.games_at_power_up
+        at_close = at_power_up if state.games_at_door_close is None else state.games_at_door_close
+        body = bcd(played - at_power_up, 2) + bcd(played - at_close, 2)
         return encode_reply(self._sas_address(), 0x18, body)
 
     def _selected_game_number(self) -> int:

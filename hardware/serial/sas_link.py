@@ -22,6 +22,7 @@ import os
 import select
 import termios
 import time
+from collections import deque
 
 import serial
 
@@ -94,7 +95,7 @@ class SasPort:
         self._last_chirp: float | None = None
         self._last_poll: bytes | None = None  # the poll last answered, while its ACK is awaited
         self._last_reply: bytes | None = None
-        self._unanswered: bytes | None = None  # the poll reported and not yet answered
+        self._unanswered: deque[bytes] = deque()  # polls reported and not yet answered, in order
 
     # --- the port --------------------------------------------------------------------------------
     def open(self) -> Port:
@@ -191,7 +192,7 @@ class SasPort:
             self._write(self._last_reply)  # implied NACK: the same reply, no second effect
             return
         self._acknowledged(events)
-        self._unanswered = poll.raw
+        self._unanswered.append(poll.raw)
         if isinstance(poll, GeneralPoll):
             events.append(HostPoll(None))
         else:
@@ -224,12 +225,24 @@ class SasPort:
         return events
 
     # --- the cabinet's answers -------------------------------------------------------------------
-    def reply(self, data: bytes) -> None:
-        """Send the answer to the poll last reported; it is kept for the host's implied NACK."""
-        if self._unanswered is None:
-            raise RuntimeError("no poll is waiting for a reply")
-        self._last_poll, self._last_reply, self._unanswered = self._unanswered, data, None
+    def reply(self, data: bytes, *, needs_ack: bool = True) -> None:
+        """Send the answer to the poll last reported. It is kept for the host's implied NACK, unless
+        it needs no acknowledgement (a general poll's "no activity"): then the same poll again is a
+        new poll, so an exception that arrives meanwhile is reported at once."""
+        if not self._unanswered:
+            log.error("sas: a reply with no poll to answer was dropped: %s", data.hex(" "))
+            return
+        poll = self._unanswered.popleft()
+        if needs_ack:
+            self._last_poll, self._last_reply = poll, data
+        else:
+            self._last_poll = self._last_reply = None
         self._write(data)
+
+    def no_reply(self) -> None:
+        """The poll last reported gets no answer (a command this machine refuses to act on)."""
+        if self._unanswered:
+            self._unanswered.popleft()
 
     def _write(self, data: bytes) -> None:
         port = self._port_or_none()

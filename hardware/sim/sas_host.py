@@ -71,8 +71,9 @@ EXCEPTION_NAMES = {
 class FdPort:
     """The `Port` protocol over a raw file descriptor (the master side of a pty)."""
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, keep_open: int | None = None) -> None:
         self.fd = fd
+        self.keep_open = keep_open  # the slave side, held so that reads never see a hang-up (EIO)
         self.timeout: float | None = 0.0
 
     @property
@@ -92,8 +93,10 @@ class FdPort:
             os.read(self.fd, 4096)
 
     def close(self) -> None:
-        with contextlib.suppress(OSError):
-            os.close(self.fd)
+        for fd in (self.fd, self.keep_open):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
 
 
 def open_pty_pair() -> tuple[FdPort, str]:
@@ -101,9 +104,7 @@ def open_pty_pair() -> tuple[FdPort, str]:
     master, slave = os.openpty()
     tty.setraw(master)
     tty.setraw(slave)
-    path = os.ttyname(slave)
-    os.close(slave)  # the cabinet opens it by path
-    return FdPort(master), path
+    return FdPort(master, keep_open=slave), os.ttyname(slave)  # the cabinet opens the slave by path
 
 
 @dataclass(frozen=True)
