@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from egm.clock import FakeClock
 from hardware.interfaces import HostAcknowledged, HostLinkChanged, HostPoll
-from hardware.serial.crc import crc16_kermit
+from hardware.serial.crc import SeededCrc16, crc16_kermit
 from hardware.serial.sas_link import SasPort
 from hardware.serial.sas_protocol import (
     GeneralPoll,
@@ -242,3 +242,9 @@ def test_no_activity_needs_no_acknowledgement(line: Line) -> None:
     line.received()
     line.send(encode_general_poll(1))  # the same poll again is a new poll: something may have happened
     assert line.events() == [HostPoll(None)]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.binary(max_size=2000), st.integers(0, 0xFFFF))
+def test_seeded_crc_matches_the_direct_crc(data: bytes, seed: int) -> None:
+    assert SeededCrc16(data)(seed) == crc16_kermit(data, seed)

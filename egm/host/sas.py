@@ -31,7 +31,7 @@ from egm.host.meters import SasMeters
 from egm.host.tito import TitoPart
 from egm.memory.store import Transaction
 from hardware.interfaces import HostAcknowledged, HostLinkChanged, HostPoll
-from hardware.serial.crc import crc16_kermit
+from hardware.serial.crc import SeededCrc16
 from hardware.serial.sas_protocol import BcdError, ack, bcd, encode_reply, from_bcd
 
 SAS_VERSION = b"602"
@@ -49,7 +49,7 @@ class HostLinkState:
     sent: int | None = None  # the exception reported and not yet acknowledged
     games_at_power_up: int | None = None
     games_at_door_close: int | None = None
-    rom_image: bytes | None = None
+    rom_signature: SeededCrc16 | None = None
 
 
 class HostPart(TitoPart, AftPart):
@@ -87,7 +87,9 @@ class HostPart(TitoPart, AftPart):
 
     def _host_link_changed(self, event: HostLinkChanged) -> Result:
         self._commit(lambda tx: tx.log("sas_link_up" if event.up else "sas_link_lost", event.message))
-        if not event.up:
+        if event.up:
+            self._rom_signer()
+        else:
             self._host_deadlines(link_lost=True)
         self._save_queue()
         return ACCEPTED
@@ -222,23 +224,25 @@ class HostPart(TitoPart, AftPart):
         """0x21: CRC-16/KERMIT of the program ROM image (the bytes `egm rom verify` checks, in the
         manifest's order, as `egm rom hmac` reads them) with the host's seed as initial value."""
         seed = int.from_bytes(data[:2], "little")
-        signature = crc16_kermit(self._rom_image(), seed)
+        signature = self._rom_signer()(seed)
         return encode_reply(self._sas_address(), 0x21, signature.to_bytes(2, "little"))
 
-    def _rom_image(self) -> bytes:
-        """Read once, at the first 0x21 after power-up, so every answer is a CRC over memory."""
+    def _rom_signer(self) -> SeededCrc16:
+        """The ROM image is read, and its CRC prepared for every seed, once after power-up (when the
+        host link comes up), so each 0x21 is answered in microseconds."""
         state = self._sas_state
-        if state.rom_image is None:
+        if state.rom_signature is None:
             from egm.rom.gat import rom_image
             from egm.rom.manifest import configured_paths, read_manifest
             from egm.rom.signing import RomError
 
             manifest_path, _ = configured_paths(self.config, PROJECT_ROOT)
             try:
-                state.rom_image = b"".join(rom_image(read_manifest(manifest_path), PROJECT_ROOT))
+                image = b"".join(rom_image(read_manifest(manifest_path), PROJECT_ROOT))
             except RomError:
-                state.rom_image = b""  # the ROM tilt says what is wrong; the host sees a mismatch
-        return state.rom_image
+                image = b""  # the ROM tilt says what is wrong; the host sees a signature that differs
+            state.rom_signature = SeededCrc16(image)
+        return state.rom_signature
 
     # --- the machine: enable, disable, time --------------------------------------------------------
     def _machine_record(self) -> dict[str, Any]:
