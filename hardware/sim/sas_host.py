@@ -50,7 +50,6 @@ EXCEPTION_NAMES = {
     0x37: "EPROM error (bad checksum compare)",
     0x3A: "memory error reset",
     0x3D: "cash out ticket printed",
-    0x3F: "validation id not configured",
     0x4F: "bill accepted",
     0x51: "hand pay pending",
     0x52: "hand pay reset",
