@@ -352,3 +352,80 @@ def test_fuzz_noise_never_moves_money(fuzz_rig: Rig, chunks: list[bytes]) -> Non
     fuzz_rig.host.drain()
     after = fuzz_rig.meters()
     assert after == before
+
+
+# --- a silent host, the mapping of events, the configuration, the host's console --------------------
+def test_a_silent_host_never_stops_play(tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "nvram")  # nobody ever polls
+    try:
+        insert_bill(rig, 1000)
+        rig.do(lambda c: c.clock.advance(30))  # long past the link timeout: chirping all along
+        rig.play_game()
+        assert rig.meters()["games_played"] == 1
+        refused = rig.do(lambda c: c.handle(CashOut()))  # the host numbers the tickets
+        assert not refused.accepted and "not answering" in refused.reason
+        assert rig.meters()["current_credits"] > 0
+    finally:
+        rig.stop()
+
+
+@pytest.mark.parametrize(
+    ("event", "codes"),
+    [
+        ({"kind": "door_open", "detail": {"door": "logic"}}, (x.CARD_CAGE_OPENED,)),
+        ({"kind": "door_close", "detail": {"door": "cash_box"}}, (x.CASH_BOX_DOOR_CLOSED,)),
+        ({"kind": "hand_pay", "detail": {}}, (x.HAND_PAY_PENDING,)),
+        ({"kind": "hand_pay_reset", "detail": {}}, (x.HAND_PAY_RESET,)),
+        ({"kind": "memory_repaired", "detail": {}}, (x.RAM_ERROR_RECOVERED,)),
+        ({"kind": "rom_error", "detail": {}}, (x.ROM_ERROR,)),
+        ({"kind": "device_fault", "detail": {"device": "printer", "fault": "paper_out"}},
+         (x.PRINTER_PAPER_OUT,)),
+        ({"kind": "device_fault", "detail": {"device": "printer", "fault": "communication"}},
+         (x.PRINTER_COMMUNICATION_ERROR,)),
+        ({"kind": "device_fault", "detail": {"device": "bill_acceptor", "fault": "stacker_full"}},
+         (x.CASH_BOX_FULL,)),
+        ({"kind": "device_fault", "detail": {"device": "bill_acceptor", "fault": "cheated"}},
+         (x.BILL_ACCEPTOR_FAILURE,)),
+        ({"kind": "device_warning", "detail": {"device": "printer"}}, (x.PRINTER_PAPER_LOW,)),
+        ({"kind": "sas_validation_request", "detail": {}}, (x.CASH_OUT_PRESSED, x.SYSTEM_VALIDATION_REQUEST)),
+        ({"kind": "refused", "detail": {}}, ()),
+    ],
+)
+def test_event_log_entries_become_exceptions(event: dict[str, Any], codes: tuple[int, ...]) -> None:
+    assert x.exceptions_for(event) == codes
+
+
+def test_ram_error_is_reported_while_memory_is_lost(rig: Rig) -> None:
+    rig.drain()
+    rig.do(lambda c: setattr(c, "_ram_error", "both copies lost (test)"))
+    assert rig.host.general_poll() == x.RAM_ERROR_NOT_RECOVERED
+    assert rig.host.meter(0x1A) is None  # no memory to read: no meter is made up
+
+
+def test_sas_needs_a_port_to_be_enabled() -> None:
+    from egm.config import ConfigError
+
+    with pytest.raises(ConfigError, match="devices.sas: enabled needs a port"):
+        build_devices(spine_config(devices={"sas": {"enabled": True}}))
+    assert build_devices(spine_config()).host_link is None  # off by default
+
+
+def test_host_console_commands(rig: Rig) -> None:
+    import io
+
+    from egm.cli import build_parser
+    from hardware.sim.sas_host_cli import run_console
+
+    insert_bill(rig, 500)
+    out = io.StringIO()
+    commands = "credits\naft-in 700 C-1\nmeters\nbogus\nquit\ncredits\n"
+    run_console(rig.host, threading.Lock(), io.StringIO(commands), out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "credits: 500"
+    assert lines[1].startswith("status 0x00")
+    assert "credits=1200" in lines[2] and "bills=5" in lines[2]
+    assert lines[3].startswith("commands:") and len(lines) == 4  # nothing after quit
+    parser, _ = build_parser()
+    assert parser.parse_args(["sim", "sas-host", "--port", "pty", "--address", "9"]).address == 9
+    args = parser.parse_args(["sim", "sas-egm", "--port", "/dev/pts/9", "--nvram", "/tmp/x"])
+    assert (args.port, args.address, args.nvram) == ("/dev/pts/9", 1, Path("/tmp/x"))

@@ -53,7 +53,9 @@ def serve(cabinet: Any, stop: threading.Event) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from egm.cabinet import build_cabinet
-    from egm.config import ConfigError, load_cabinet_config
+    from egm.clock import SystemClock
+    from egm.config import ConfigError, load_cabinet_config, load_jurisdiction
+    from egm.memory.store import WagerMemory
 
     if not 1 <= args.address <= 127:
         print(f"--address {args.address}: a SAS address is 1 to 127", file=sys.stderr)
@@ -63,7 +65,12 @@ def _run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
-    nvram = args.nvram or Path(tempfile.mkdtemp(prefix="egm-sas-"))
+    if args.nvram is None:  # a fresh memory for this run: the operator's RAM clear of a new cabinet
+        nvram = Path(tempfile.mkdtemp(prefix="egm-sas-"))
+        WagerMemory.clear(nvram, clock=SystemClock(), event_log_size=config.event_log_size,
+                          recall_depth=load_jurisdiction(config.jurisdiction).recall_depth).close()
+    else:
+        nvram = args.nvram
     cabinet = build_cabinet(config, nvram)
     try:
         cabinet.devices.host_link.open()

@@ -68,7 +68,8 @@ class HostPart(TitoPart, AftPart):
             reply: bytes | None = self._general_poll()
         else:
             handler = LONG_POLLS.get(event.command)
-            reply = handler(self, event.data) if handler is not None and self.memory is not None else None
+            readable = self.memory is not None and not self._ram_error  # a lost memory reports nothing
+            reply = handler(self, event.data) if handler is not None and readable else None
         if reply is None:
             link.no_reply()
         else:
