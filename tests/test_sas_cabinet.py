@@ -59,9 +59,8 @@ class Rig:
                     task, answer = self.tasks.get()
                     answer.put(task(self.cabinet))
                 self.cabinet.poll_devices()
-        except Exception as exc:  # the test fails with it at its next step
+        except Exception as exc:  # the loop stops dead; the test fails with it at its next step
             self.failure = exc
-            raise
 
     def do(self, task: Callable[[Any], Any]) -> Any:
         """Run `task(cabinet)` on the cabinet's thread and return what it returns."""
@@ -429,3 +428,47 @@ def test_host_console_commands(rig: Rig) -> None:
     assert parser.parse_args(["sim", "sas-host", "--port", "pty", "--address", "9"]).address == 9
     args = parser.parse_args(["sim", "sas-egm", "--port", "/dev/pts/9", "--nvram", "/tmp/x"])
     assert (args.port, args.address, args.nvram) == ("/dev/pts/9", 1, Path("/tmp/x"))
+
+
+def test_validation_id_is_set_and_read(rig: Rig) -> None:
+    reply = rig.host.long_poll(0x4C, (0x123456).to_bytes(3, "little") + (42).to_bytes(3, "little"))
+    assert reply is not None and reply[2:8] == (0x123456).to_bytes(3, "little") + (42).to_bytes(3, "little")
+    rig.host.sync()
+    assert rig.host.long_poll(0x4C, bytes(6))[2:8] == reply[2:8]  # type: ignore[index]  # id 0: read only
+    assert rig.do(lambda c: c.memory.get("sas_validation"))["id"] == 0x123456
+
+
+def test_redemption_is_committed_before_the_acceptor_stacks(rig: Rig) -> None:
+    rig.drain()
+    seen: list[object] = []
+
+    def watch(c: Any) -> None:
+        stack = c.devices.bill_acceptor.stack
+        c.devices.bill_acceptor.stack = lambda: (seen.append(c.memory.get("bill")), stack())
+
+    rig.do(watch)
+    rig.do(lambda c: c.devices.bill_acceptor.insert_ticket(BARCODE))
+    assert rig.host.redeem(0x00, 800, BARCODE) == (0x40, 800)
+    assert seen == [{"barcode": BARCODE, "amount_cents": 800, "host": True}]  # on disk before the stack
+
+
+def test_aft_cut_before_its_commit_never_happened(tmp_path: Path) -> None:
+    nvram = tmp_path / "nvram"
+    rig = Rig(nvram)
+    rig.drain()
+
+    def power_fails(*args: Any) -> None:
+        raise SystemError("power failed")  # the loop dies here: nothing of the transfer is written
+
+    rig.do(lambda c: setattr(c.memory, "_commit", power_fails))
+    assert rig.host.aft_transfer(0x00, 4000, "T-88", asset_number=1) is None  # no answer
+    rig.power_cut()
+    again = Rig(nvram)
+    try:
+        nothing = again.host.long_poll(0x72, b"\xff\x00")
+        assert nothing is not None and nothing[3:5] == b"\x00\xff"  # no transfer: T-88 was not done
+        assert again.meters()["aft_in"] == 0 and again.meters()["current_credits"] == 0
+        done = again.host.aft_transfer(0x00, 4000, "T-88", asset_number=1)  # the host may send it again
+        assert done is not None and done.status == 0x00 and again.meters()["current_credits"] == 4000
+    finally:
+        again.stop()

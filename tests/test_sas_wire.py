@@ -248,3 +248,27 @@ def test_no_activity_needs_no_acknowledgement(line: Line) -> None:
 @given(st.binary(max_size=2000), st.integers(0, 0xFFFF))
 def test_seeded_crc_matches_the_direct_crc(data: bytes, seed: int) -> None:
     assert SeededCrc16(data)(seed) == crc16_kermit(data, seed)
+
+
+def test_a_real_uart_marks_wakeup_bytes() -> None:
+    """On a serial device the port asks Linux for PARMRK marking (INPCK on, ISTRIP and IGNPAR off);
+    a pty is recognised and left as it is (it carries the escaped stream as written)."""
+    import os
+    import termios
+
+    from hardware.serial.sas_link import is_pty, mark_wakeup_bytes
+
+    master, slave = os.openpty()
+    try:
+        class Device:
+            def fileno(self) -> int:
+                return slave
+
+        mark_wakeup_bytes(Device())  # type: ignore[arg-type]
+        iflag = termios.tcgetattr(slave)[0]
+        assert iflag & termios.INPCK and iflag & termios.PARMRK
+        assert not iflag & (termios.ISTRIP | termios.IGNPAR)
+        assert is_pty(os.ttyname(slave)) and not is_pty("/dev/null") and not is_pty("socket://h:1")
+    finally:
+        os.close(master)
+        os.close(slave)

@@ -79,9 +79,8 @@ class HostPart(TitoPart, AftPart):
 
     def _host_acknowledged(self, event: HostAcknowledged) -> Result:
         state = self._sas_state
-        if state.sent is not None and self._queue() is not None:
-            queue = self._queue()
-            assert queue is not None
+        queue = self._queue() if state.sent is not None else None
+        if queue is not None and state.sent is not None:
             state.queue_dirty |= queue.delivered(state.sent)
         state.sent = None
         return ACCEPTED
