@@ -123,7 +123,9 @@ class DrawGame(Game):
 
 
 def draw_games() -> dict[str, Game]:
-    return {GAME_ID: DrawGame(SimpleNamespace(id="test-draw-v1"))}
+    header = SimpleNamespace(denominations_cents=[1], bets_credits=[100, 200])
+    rules = SimpleNamespace(stake_bets=1, side_bet_limits={})
+    return {GAME_ID: DrawGame(SimpleNamespace(id="test-draw-v1", header=header, rules=rules))}
 
 
 def spine_config(**changes: Any) -> CabinetConfig:

@@ -220,10 +220,10 @@ def test_default_wager_and_refused_wagers(game: DragonPoker) -> None:
     assert (wager.bet_credits, wager.stake_credits, wager.denom_cents) == (1, 10, 5)
     rng = Rng.from_seed(1)
     for bad, reason in [
-        (Wager(bet_credits=3, stake_credits=30, denom_cents=5), "a bet of 3 credits per point"),
-        (Wager(bet_credits=1, stake_credits=10, denom_cents=7), "denomination 7 cents"),
-        (Wager(bet_credits=2, stake_credits=21, denom_cents=5), "the stake must be 10 points"),
-        (Wager(bet_credits=1, stake_credits=11, denom_cents=5, side_bets={"tie": 1}), "the only side bet"),
+        (Wager(bet_credits=3, stake_credits=30, denom_cents=5), "a bet of 3 credits is not offered"),
+        (Wager(bet_credits=1, stake_credits=10, denom_cents=7), "7-cent credits are not offered"),
+        (Wager(bet_credits=2, stake_credits=21, denom_cents=5), "the stake must be 10 x the bet of 2"),
+        (Wager(bet_credits=1, stake_credits=11, denom_cents=5, side_bets={"tie": 1}), "side bet 'tie'"),
         (Wager(bet_credits=1, stake_credits=21, denom_cents=5, side_bets={"pair_bonus": 11}), "0 to 10"),
     ]:
         with pytest.raises(ValueError, match=reason):

@@ -62,6 +62,9 @@ class PlayPart(CabinetPart):
             return self._refuse(
                 event, f"the wager is in {wager.denom_cents}-cent credits; bet in {denom}-cent"
             )
+        refusal = game.refuse_wager(wager)  # before any money moves: the pay table decides what is offered
+        if refusal is not None:
+            return self._refuse(event, refusal)
         stake_cents = wager.stake_credits * denom
         if stake_cents > self.credits_cents:
             return self._refuse(

@@ -51,6 +51,52 @@ class Wager:
 
 
 @dataclass(frozen=True)
+class WagerOffer:
+    """The wagers a pay table offers; `Game.refuse_wager` checks a wager against it.
+
+    denominations_cents, bets_credits: the pay table header's lists.
+    stake_bets: the stake is this many bets (Dragon Poker's stake points, Poker Grid's stake units),
+      declared by the game's pay-table model as `stake_bets`.
+    side_bet_limits: the most credits each optional side bet takes, declared by the pay-table model as
+      `side_bet_limits` (empty when the game has none).
+    """
+
+    denominations_cents: tuple[int, ...]
+    bets_credits: tuple[int, ...]
+    stake_bets: int
+    side_bet_limits: Mapping[str, int] = field(default_factory=dict)
+
+    def stake_credits(self, bet_credits: int, side_bets: Mapping[str, int]) -> int:
+        return self.stake_bets * bet_credits + sum(side_bets.values())
+
+    def refusal(self, wager: Wager) -> str | None:
+        """Why this offer does not include `wager`, as a sentence for the player; None when it does."""
+        if wager.denom_cents not in self.denominations_cents:
+            return (
+                f"{wager.denom_cents}-cent credits are not offered by this pay table; "
+                f"play one of {list(self.denominations_cents)} cents"
+            )
+        if wager.bet_credits not in self.bets_credits:
+            return (
+                f"a bet of {wager.bet_credits} credits is not offered by this pay table; "
+                f"bet one of {list(self.bets_credits)}"
+            )
+        for name, credits in wager.side_bets.items():
+            if name not in self.side_bet_limits:
+                offered = sorted(self.side_bet_limits) or "none"
+                return f"the side bet '{name}' is not offered by this pay table (side bets: {offered})"
+            if not 0 <= credits <= self.side_bet_limits[name]:
+                return f"the side bet '{name}' takes 0 to {self.side_bet_limits[name]} credits, not {credits}"
+        stake = self.stake_credits(wager.bet_credits, wager.side_bets)
+        if wager.stake_credits != stake:
+            return (
+                f"the stake must be {self.stake_bets} x the bet of {wager.bet_credits} plus the side bets, "
+                f"{stake} credits, not {wager.stake_credits}"
+            )
+        return None
+
+
+@dataclass(frozen=True)
 class Decision:
     """One player input to a round: a kind (e.g. "designate", "set", "house_way", "place") and its
     JSON-compatible arguments."""
@@ -131,6 +177,29 @@ class Game(ABC):
 
     def __init__(self, paytable: Any) -> None:
         self.paytable = paytable
+
+    def wager_offer(self) -> WagerOffer:
+        """What this game's pay table offers: its header's denominations and bets, and its pay-table
+        model's `stake_bets` and `side_bet_limits`."""
+        header, rules = self.paytable.header, self.paytable.rules
+        return WagerOffer(
+            tuple(header.denominations_cents),
+            tuple(header.bets_credits),
+            rules.stake_bets,
+            rules.side_bet_limits,
+        )
+
+    def refuse_wager(self, wager: Wager) -> str | None:
+        """Why the pay table does not offer `wager` (a sentence for the player), or None when it does.
+        The cabinet asks before a round starts and before any money moves."""
+        return self.wager_offer().refusal(wager)
+
+    def check_wager(self, wager: Wager) -> None:
+        """Raise ValueError with `refuse_wager`'s sentence: a round is never dealt for a wager the pay
+        table does not offer, whoever asks (the cabinet refuses first; the lab and replay reach here)."""
+        refusal = self.refuse_wager(wager)
+        if refusal is not None:
+            raise ValueError(refusal)
 
     @abstractmethod
     def default_wager(self, denom_cents: int) -> Wager:

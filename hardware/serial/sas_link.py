@@ -26,7 +26,7 @@ from collections import deque
 
 import serial
 
-from egm.clock import Clock
+from hardware.core.clock import Clock
 from hardware.interfaces import HostAcknowledged, HostLinkChanged, HostPoll
 from hardware.serial.ports import LineSettings, Port, PortFactory, open_serial_port
 from hardware.serial.sas_protocol import GeneralPoll, Ignored, LongPoll, PollReader, WakeupDecoder

@@ -38,7 +38,7 @@ from egm.games.dragon_poker.hand import REVEAL_ORDER, HandResult, play_hand
 from egm.games.dragon_poker.house_way import HOUSE_WAY_VERSION, set_house_way
 from egm.games.dragon_poker.pair_bonus import pair_bonus_hand, pair_bonus_win
 from egm.games.dragon_poker.payout import POOL, Payout, cabinet_payout, starting_pool_cents
-from egm.games.dragon_poker.paytable import DragonPokerRules
+from egm.games.dragon_poker.paytable import PAIR_BONUS, DragonPokerRules
 from egm.games.dragon_poker.setting import SetHand, choose_setting
 from egm.rng import Rng
 from egm.rom import PayTable, load_paytable
@@ -48,7 +48,6 @@ RECORD_FORMAT = 1
 ROLES = ("player", "dealer", "dragon")
 REFERENCE_DESIGNATION = {"player": "A", "dealer": "B", "dragon": "C"}
 SCOREBOARD_SIZE = 10
-PAIR_BONUS = "pair_bonus"
 DECISIONS_BY_STEP = {"designate": ("designate",), "set": ("set", "house_way"), "complete": ()}
 
 
@@ -251,27 +250,7 @@ class DragonPoker(Game):
         """The wager for a bet of B credits per point: S x B credits, plus any pair-bonus bet."""
         side_bets = {PAIR_BONUS: pair_bonus_credits} if pair_bonus_credits else {}
         return Wager(bet_credits=bet_credits, denom_cents=denom_cents, side_bets=side_bets,
-                     stake_credits=self.rules.stake_points * bet_credits + pair_bonus_credits)
-
-    def check_wager(self, wager: Wager) -> None:
-        """Refuse (ValueError) a wager this pay table does not offer, naming the rule broken."""
-        header = self.paytable.header
-        if wager.denom_cents not in header.denominations_cents:
-            raise ValueError(f"denomination {wager.denom_cents} cents is not offered; "
-                             f"use one of {header.denominations_cents}")
-        if wager.bet_credits not in header.bets_credits:
-            raise ValueError(f"a bet of {wager.bet_credits} credits per point is not offered; "
-                             f"use one of {header.bets_credits}")
-        unknown = set(wager.side_bets) - {PAIR_BONUS}
-        if unknown:
-            raise ValueError(f"side bets {sorted(unknown)} are not offered; "
-                             f"the only side bet is '{PAIR_BONUS}'")
-        side = wager.side_bets.get(PAIR_BONUS, 0)
-        if not 0 <= side <= self.rules.pair_bonus.max_bet_credits:
-            raise ValueError(f"the pair bonus takes 0 to {self.rules.pair_bonus.max_bet_credits} credits")
-        if wager.stake_credits != self.wager(wager.bet_credits, wager.denom_cents, side).stake_credits:
-            raise ValueError(f"the stake must be {self.rules.stake_points} points x the bet plus the side "
-                             "bets")
+                     stake_credits=self.wager_offer().stake_credits(bet_credits, side_bets))
 
     def new_round(self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int],
                   scoreboard: Sequence[str] = ()) -> DragonPokerRound:

@@ -1,7 +1,8 @@
 """Poker Grid on the cabinet: the `Game` plug-in.
 
 The stake (`stake_units` units of the bet) buys one game against machine opponents (the pay
-table's default count, or any count up to its maximum). The customer (seat 0) places a card with
+table's default count, or any count up to its maximum); a wager the pay table does not offer is refused
+(`Game.refuse_wager`). The customer (seat 0) places a card with
 `Decision("place", {"card": "As", "row": r, "col": c})`; the machine opponents' turns follow at once,
 by the pay table's machine strategy, so the turn is the customer's again whenever the round waits
 for a decision. When every card is played the result pays by margin, plus an award for each premium
@@ -9,7 +10,9 @@ hand the customer made (see `paytable`).
 
 >>> from types import SimpleNamespace
 >>> from egm.games.poker_grid.paytable import EXAMPLE, PokerGridRules
->>> header = SimpleNamespace(strategy="grid-opponent/1", default_bet_credits=1)
+>>> header = SimpleNamespace(
+...     strategy="grid-opponent/1", denominations_cents=[1], bets_credits=[1], default_bet_credits=1
+... )
 >>> game = PokerGrid(SimpleNamespace(header=header, rules=PokerGridRules.model_validate(EXAMPLE)))
 >>> round_ = game.new_round(game.default_wager(1), Rng.from_seed(7), {})
 >>> round_.step, len(round_.view()["hand"])
@@ -70,13 +73,15 @@ class PokerGrid(Game):
 
     def default_wager(self, denom_cents: int) -> Wager:
         bet = self.paytable.header.default_bet_credits
-        return Wager(bet_credits=bet, stake_credits=bet * self.rules.stake_units, denom_cents=denom_cents)
+        stake = self.wager_offer().stake_credits(bet, {})
+        return Wager(bet_credits=bet, stake_credits=stake, denom_cents=denom_cents)
 
     def new_round(
         self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int], opponents: int | None = None
     ) -> PokerGridRound:
         """Shuffle the deck (the round's only randomness) and deal. `opponents` defaults to the pay
         table's `opponents_default` and may be 1 .. `opponents_max`."""
+        self.check_wager(wager)
         opponents = self.rules.opponents_default if opponents is None else opponents
         if not 1 <= opponents <= self.rules.opponents_max:
             raise ValueError(
