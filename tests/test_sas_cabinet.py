@@ -21,7 +21,7 @@ from egm.events import CashOut, Door, PlayerDecision, StartGame
 from egm.host import exceptions as x
 from egm.host.exceptions import CAPACITY, ExceptionQueue
 from hardware.factory import build_devices
-from hardware.serial.sas_protocol import bcd, escape_for_line
+from hardware.serial.sas_protocol import M_POLLS, S_POLLS, bcd, encode_long_poll, escape_for_line
 from hardware.sim.sas_host import SasHost, open_pty_pair
 from tests.cabinet_support import make_cabinet, spine_config
 
@@ -274,7 +274,9 @@ def test_aft_lock_transfers_and_interrogation(rig: Rig) -> None:
     rig.host.sync()
     again = rig.host.aft_transfer(0x00, 5000, "T-1", asset_number=1)  # a new poll, the same id
     assert again is not None and again.status == 0x81
-    out = rig.host.aft_transfer(0x80, 2000, "T-2", asset_number=1)
+    first = rig.host.aft_transfer(0x80, 2000, "T-2", asset_number=1)
+    out = rig.host.aft_transfer(0x80, 2000, "T-2", asset_number=1)  # no poll between: implied NACK
+    assert out == first  # the same reply, and the money moved once (below)
     assert out is not None and (out.status, out.cashable_cents) == (0x00, 2000)
     m = rig.meters()
     assert (m["aft_in"], m["aft_out"], m["current_credits"]) == (5000, 2000, 3000)
@@ -336,14 +338,26 @@ def fuzz_rig(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Rig]:
     wire.stop()
 
 
-NOISE = st.one_of(st.binary(max_size=40), st.binary(min_size=1, max_size=40).map(addressed))
+def well_formed(command: int, data: bytes) -> bytes:
+    """A poll to this machine with a good CRC and the command's length, its data random."""
+    if command in S_POLLS:
+        data = data[: S_POLLS[command]].ljust(S_POLLS[command], b"\x00")
+    return escape_for_line(encode_long_poll(ADDRESS, command, data))
+
+
+NOISE = st.one_of(
+    st.binary(max_size=40),
+    st.binary(min_size=1, max_size=40).map(addressed),
+    st.builds(well_formed, st.sampled_from(sorted({*S_POLLS, *M_POLLS})), st.binary(max_size=60)),
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(NOISE, max_size=8))
 def test_fuzz_noise_never_moves_money(fuzz_rig: Rig, chunks: list[bytes]) -> None:
-    """Random bytes, and random polls addressed to this machine with wrong CRCs or unknown commands:
-    the cabinet never raises, and meters and credits stay as they were."""
+    """Random bytes, random polls to this machine with wrong CRCs or unknown commands, and well-formed
+    polls with random data: the cabinet never raises, and meters and credits stay as they were
+    (random data is no valid transfer: wrong asset number, amounts, transfer codes...)."""
     before = fuzz_rig.meters()
     for chunk in chunks:
         fuzz_rig.host.port.write(chunk)
