@@ -486,3 +486,19 @@ def test_aft_cut_before_its_commit_never_happened(tmp_path: Path) -> None:
         assert done is not None and done.status == 0x00 and again.meters()["current_credits"] == 4000
     finally:
         again.stop()
+
+
+def test_an_expired_lock_frees_the_machine(rig: Rig) -> None:
+    insert_bill(rig, 500)
+    assert rig.host.aft_lock(0x00, timeout_cs=200).lock_status == 0x00  # type: ignore[union-attr]  # 2 s
+    assert rig.do(lambda c: c.devices.bill_acceptor.enabled_cents) == frozenset()  # money in waits
+    rig.do(lambda c: c.clock.advance(6))  # the host falls silent; the lock runs out
+    assert rig.do(lambda c: c.devices.bill_acceptor.enabled_cents) != frozenset()
+    assert rig.do(lambda c: c.handle(StartGame())).accepted
+
+
+def test_a_ticket_that_is_no_validation_number_is_returned(rig: Rig) -> None:
+    rig.drain()
+    rig.do(lambda c: c.devices.bill_acceptor.insert_ticket("12AB"))
+    assert rig.do(lambda c: (c.devices.bill_acceptor.escrow, c.memory.get("sas_redemption"))) == (None, None)
+    assert "not an 18-digit validation number" in rig.do(lambda c: c.event_log(1))[0]["message"]

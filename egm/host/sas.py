@@ -64,6 +64,7 @@ class HostPart(TitoPart, AftPart):
         link = self.devices.host_link
         assert link is not None  # only the host link reports polls
         self._host_deadlines()
+        self._aft_lock()  # a lock the host let expire frees the machine
         if event.command is None:
             reply: bytes | None = self._general_poll()
         else:
@@ -91,6 +92,7 @@ class HostPart(TitoPart, AftPart):
             self._rom_signer()
         else:
             self._host_deadlines(link_lost=True)
+            self._aft_lock()
         self._save_queue()
         return ACCEPTED
 

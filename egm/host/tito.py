@@ -96,6 +96,8 @@ class TitoPart(HostBase):
         if status != 0x00:
             return reply
         system_id = data[0]
+        if system_id > 99:  # it is the first two of the ticket's 18 digits
+            return encode_reply(self._sas_address(), 0x58, bytes([0x81]))
         if system_id == 0:
             self._end_validation_wait("the host refused the cash-out (validation system id 0)")
             return reply
@@ -181,10 +183,13 @@ class TitoPart(HostBase):
     def _host_ticket_escrowed(self, event: BillEscrowed) -> Result:
         """A ticket in the acceptor: hold it in escrow and ask the host (exception 0x67)."""
         acceptor = self.devices.bill_acceptor
+        barcode = event.barcode or ""
+        if len(barcode) != 18 or not barcode.isdigit():
+            acceptor.return_escrow()
+            return self._refuse(event, f"ticket '{barcode}' is not an 18-digit validation number; returned")
         if not self._host_link_up():
             acceptor.return_escrow()
             return self._refuse(event, "the casino host is not answering; the ticket is returned")
-        barcode = event.barcode or ""
         record = {"barcode": barcode, "status": "waiting", "amount_cents": 0, "deadline": self._deadline()}
 
         def hold(tx: Transaction) -> None:
