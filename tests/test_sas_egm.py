@@ -105,3 +105,34 @@ def test_sas_egm_answers_an_outside_host(played: Path) -> None:
     image = b"".join(rom_image(read_manifest(PROJECT_ROOT / "rom" / "manifest.json"), PROJECT_ROOT))
     assert signature == crc16_kermit(image, seed)
     assert egm("rom", "verify").returncode == 0  # the same bytes the ROM check verifies
+
+
+def test_the_host_simulator_and_the_cabinet_talk(tmp_path: Path) -> None:
+    """The demonstration: `egm sim sas-host --port pty` prints the pty path, `egm sim sas-egm` opens
+    it, and the host shows the cabinet's first exception."""
+    env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
+    host = subprocess.Popen(
+        [sys.executable, "-m", "egm.cli", "sim", "sas-host", "--port", "pty", "--no-console",
+         "--interval", "0.05"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    cabinet = None
+    try:
+        assert host.stdout is not None
+        first = host.stdout.readline().strip()
+        assert first.startswith("SAS host on a pty: start the cabinet with  egm sim sas-egm --port /dev/")
+        path = first.split("--port ")[1]
+        cabinet = subprocess.Popen(
+            [sys.executable, "-m", "egm.cli", "sim", "sas-egm", "--port", path, "--nvram", str(tmp_path)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        )
+        deadline = time.monotonic() + 60
+        shown = ""
+        while "exception 0x17 AC power applied" not in shown and time.monotonic() < deadline:
+            shown = host.stdout.readline()
+        assert shown.strip() == "exception 0x17 AC power applied"
+    finally:
+        for process in (cabinet, host):
+            if process is not None:
+                process.send_signal(signal.SIGTERM)
+                process.communicate(timeout=60)
