@@ -136,3 +136,11 @@ def test_the_host_simulator_and_the_cabinet_talk(tmp_path: Path) -> None:
             if process is not None:
                 process.send_signal(signal.SIGTERM)
                 process.communicate(timeout=60)
+
+
+def test_sas_egm_refuses_bad_arguments(tmp_path: Path) -> None:
+    missing = egm("sim", "sas-egm", "--port", str(tmp_path / "no-such-port"), "--nvram", str(tmp_path / "nv"))
+    assert missing.returncode == 2 and "cannot open the SAS port" in missing.stderr
+    assert "check the device path or URL" in missing.stderr
+    address = egm("sim", "sas-egm", "--port", "/dev/null", "--address", "128")
+    assert address.returncode == 2 and "a SAS address is 1 to 127" in address.stderr

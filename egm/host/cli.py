@@ -75,7 +75,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         cabinet.devices.host_link.open()
     except OSError as exc:
-        print(f"cannot open the SAS port {args.port}: {exc}", file=sys.stderr)
+        print(f"cannot open the SAS port {args.port} ({exc}); check the device path or URL", file=sys.stderr)
         return EXIT_BAD_INPUT
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
