@@ -76,7 +76,8 @@ class HostPart(TitoPart, AftPart):
         else:
             link.reply(reply, needs_ack=reply != bytes([NO_ACTIVITY]) or event.command is not None)
         self._save_queue()
-        return ACCEPTED if reply is not None else Result(False, f"long poll {event.command} not answered")
+        # a poll left unanswered is the protocol's way to refuse it, not a refusal of the player's
+        return ACCEPTED if reply is not None else Result(True, f"long poll {event.command} not answered")
 
     def _host_acknowledged(self, event: HostAcknowledged) -> Result:
         state = self._sas_state
@@ -148,12 +149,9 @@ class HostPart(TitoPart, AftPart):
         assert self.memory is not None
         return SasMeters(self.memory.meters, self.config.denomination_cents)  # one read: one moment
 
-    def _meter_poll(self, command: int) -> LongPollHandler:
-        def answer(cabinet: HostPart, data: bytes) -> bytes | None:
-            body = cabinet._sas_meters().reply_body(command)
-            return None if body is None else encode_reply(cabinet._sas_address(), command, body)
-
-        return answer
+    def _meter_reply(self, command: int) -> bytes | None:
+        body = self._sas_meters().reply_body(command)
+        return None if body is None else encode_reply(self._sas_address(), command, body)
 
     def _games_since(self) -> bytes:
         """0x18: games since the last power-up, and since the main (slot) door last closed (or the
@@ -323,7 +321,7 @@ DENOMINATION_CODES = {1: 0x01, 5: 0x02, 10: 0x03, 25: 0x04, 50: 0x05, 100: 0x06,
 
 
 def _meters(command: int) -> LongPollHandler:
-    return lambda cabinet, data: cabinet._meter_poll(command)(cabinet, data)
+    return lambda cabinet, data: cabinet._meter_reply(command)
 
 
 LONG_POLLS: dict[int, LongPollHandler] = {
