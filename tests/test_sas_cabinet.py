@@ -502,3 +502,19 @@ def test_a_ticket_that_is_no_validation_number_is_returned(rig: Rig) -> None:
     rig.do(lambda c: c.devices.bill_acceptor.insert_ticket("12AB"))
     assert rig.do(lambda c: (c.devices.bill_acceptor.escrow, c.memory.get("sas_redemption"))) == (None, None)
     assert "not an 18-digit validation number" in rig.do(lambda c: c.event_log(1))[0]["message"]
+
+
+def test_cabinet_validation_prints_at_once_and_the_host_reads_it(tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "nvram", validation="cabinet")
+    try:
+        insert_bill(rig, 1000)
+        rig.drain()
+        assert rig.do(lambda c: c.handle(CashOut())).accepted
+        printed = rig.do(lambda c: c.devices.printer.printed)
+        assert len(printed) == 1 and printed[0].amount_cents == 1000
+        assert rig.drain() == [x.TICKET_PRINTED, x.CASH_OUT_PRESSED]
+        info = rig.host.validation_info(0)
+        assert info is not None and info["system_id"] == 0 and info["amount_cents"] == 1000
+        assert info["validation_number"] == printed[0].validation_number[-16:]
+    finally:
+        rig.stop()
