@@ -518,3 +518,29 @@ def test_cabinet_validation_prints_at_once_and_the_host_reads_it(tmp_path: Path)
         assert info["validation_number"] == printed[0].validation_number[-16:]
     finally:
         rig.stop()
+
+
+def test_a_frame_loop_answers_the_host_in_its_spare_time(tmp_path: Path) -> None:
+    """The display loop waits on the host link for the rest of each frame (egm.host.serve), so a poll
+    is answered while the frame's time runs, not at the next frame."""
+    from egm.host.serve import serve_host_until
+
+    host_end, path = open_pty_pair()
+    config = spine_config(devices={"sas": {"enabled": True, "port": path, "address": ADDRESS}})
+    devices = build_devices(config, clock=FakeClock())
+    cabinet = make_cabinet(tmp_path, config=config, devices=devices)
+    cabinet.boot()
+    host = SasHost(host_end, ADDRESS, timeout_s=2.0)
+    answers: list[int | None] = []
+    asking = threading.Thread(target=lambda: answers.append(host.general_poll()))
+    try:
+        serve_host_until(cabinet, time.monotonic() + 0.2)  # a frame: the chirp goes out
+        host.drain()
+        asking.start()
+        serve_host_until(cabinet, time.monotonic() + 1.0)  # the next frame's spare time
+        asking.join(timeout=5)
+        assert answers == [x.AC_POWER_APPLIED]
+    finally:
+        devices.host_link.close()
+        host.close()
+        cabinet.close()

@@ -17,10 +17,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from egm.host.serve import serve_headless
 from hardware.sim.cli import sim_commands
 
 EXIT_BAD_INPUT = 2
-WAIT_S = 0.05  # the longest the loop sleeps when the host is silent (devices are polled meanwhile)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -41,14 +41,6 @@ def sas_config(config: Any, port: str, address: int) -> Any:
                 for name in ("bill_acceptor", "printer", "button_panel", "doors")}
     sas = devices.sas.model_copy(update={"enabled": True, "port": port, "address": address})
     return config.model_copy(update={"devices": devices.model_copy(update={**emulated, "sas": sas})})
-
-
-def serve(cabinet: Any, stop: threading.Event) -> None:
-    """The headless main loop: wait for the host (or WAIT_S), then handle every device report."""
-    link = cabinet.devices.host_link
-    while not stop.is_set():
-        link.wait(WAIT_S)
-        cabinet.poll_devices()
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -83,5 +75,5 @@ def _run(args: argparse.Namespace) -> int:
     with cabinet.running():
         cabinet.boot()
         print(f"SAS ready on {args.port} address {args.address}", flush=True)
-        serve(cabinet, stop)
+        serve_headless(cabinet, stop)
     return 0
