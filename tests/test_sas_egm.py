@@ -99,6 +99,7 @@ def test_sas_egm_answers_an_outside_host(played: Path) -> None:
 
     info = replies[0x1F][2:-2]  # type: ignore[index]
     assert info[:5] == b"DP000" and info[5] == 0x01  # Dragon Poker, 1-cent denomination code
+    assert info[6] == 10 * 10 + 10  # max bet: 10 stake points x the largest bet, plus the pair bonus
     assert replies[0x54][3:6] == b"602" and replies[0x54][6:-2] == b"0001"  # type: ignore[index]
     assert replies[0x55][2:4] == bytes.fromhex("0001")  # type: ignore[index]
 

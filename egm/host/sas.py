@@ -203,14 +203,21 @@ class HostPart(TitoPart, AftPart):
         paytable = getattr(game, "paytable", None)
         paytable_id = str(getattr(paytable, "id", "") or "").upper().replace("-", "")[:6].ljust(6, "0")
         denom = DENOMINATION_CODES.get(self.config.denomination_cents, 0)
-        max_bet = 0
-        if game is not None:
-            max_bet = min(255, game.default_wager(self.config.denomination_cents).stake_credits)
+        max_bet = 0 if game is None else min(255, self._largest_stake(game))
         body = (
             game_code.encode("ascii") + b"000" + bytes([denom, max_bet, 0]) + b"\x00\x00"
             + paytable_id.encode("ascii", errors="replace") + b"0000"
         )
         return encode_reply(self._sas_address(), 0x1F, body)
+
+    def _largest_stake(self, game: Any) -> int:
+        """The largest stake the game's pay table offers, in credits (its default wager's stake for a
+        game whose pay table declares no offer)."""
+        try:
+            offer = game.wager_offer()
+        except AttributeError:
+            return int(game.default_wager(self.config.denomination_cents).stake_credits)
+        return offer.stake_credits(max(offer.bets_credits), dict(offer.side_bet_limits))
 
     def _version_and_serial(self) -> bytes:
         serial = self.config.machine_number.encode("ascii")[:40]
