@@ -544,3 +544,20 @@ def test_a_frame_loop_answers_the_host_in_its_spare_time(tmp_path: Path) -> None
         devices.host_link.close()
         host.close()
         cabinet.close()
+
+
+def test_rom_signature_follows_the_rom_as_last_verified(rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
+    """0x21 answers from the image read when the link came up; a door closing (which re-verifies the
+    ROM) makes the cabinet read the image again."""
+    from egm.rom import gat
+    from hardware.serial.crc import crc16_kermit
+
+    rig.drain()
+    before = rig.host.rom_signature(0xBEEF)
+    monkeypatch.setattr(gat, "rom_image", lambda manifest, root: iter([b"a changed image"]))
+    rig.host.sync()
+    assert rig.host.rom_signature(0xBEEF) == before  # nothing re-verified yet
+    rig.do(lambda c: c.devices.doors.open_door(Door.LOGIC))
+    rig.do(lambda c: c.devices.doors.close_door(Door.LOGIC))
+    rig.drain()  # the poll that finds the door closed; the image is read again after its reply
+    assert rig.host.rom_signature(0xBEEF) == crc16_kermit(b"a changed image", 0xBEEF)

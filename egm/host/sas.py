@@ -37,6 +37,7 @@ from hardware.serial.sas_protocol import BcdError, ack, bcd, encode_reply, from_
 SAS_VERSION = b"602"
 MACHINE = "sas_machine"  # record: enabled, reason, real-time reporting, time offset
 QUEUE = "sas_exceptions"  # record: the exception queue (egm.host.exceptions)
+ROM_CHECKED = frozenset({"door_close", "rom_check", "ram_clear"})  # the cabinet re-verified its ROM
 SHUTDOWN_REASON = "the casino host has disabled this machine (SAS shutdown); call an attendant"
 
 
@@ -76,6 +77,8 @@ class HostPart(TitoPart, AftPart):
         else:
             link.reply(reply, needs_ack=reply != bytes([NO_ACTIVITY]) or event.command is not None)
         self._save_queue()
+        if self._sas_state.rom_signature is None:  # the ROM was checked again: prepare 0x21 now
+            self._rom_signer()
         # a poll left unanswered is the protocol's way to refuse it, not a refusal of the player's
         return ACCEPTED if reply is not None else Result(True, f"long poll {event.command} not answered")
 
@@ -120,7 +123,9 @@ class HostPart(TitoPart, AftPart):
         newest = memory.events(limit=1)
         behind = newest[0]["seq"] - state.queue.event_seq if newest else 0
         events = list(reversed(memory.events(limit=behind))) if behind > 0 else []
-        for event in events:  # the counts behind 0x18
+        for event in events:  # the counts behind 0x18, and when the ROM was checked again
+            if event["kind"] in ROM_CHECKED:
+                state.rom_signature = None  # read the image again (after this poll's reply)
             if event["kind"] == "power_up":
                 state.games_at_power_up = event["detail"].get("games_played", memory.meters["games_played"])
                 state.games_at_door_close = None
@@ -235,8 +240,10 @@ class HostPart(TitoPart, AftPart):
         return encode_reply(self._sas_address(), 0x21, signature.to_bytes(2, "little"))
 
     def _rom_signer(self) -> SeededCrc16:
-        """The ROM image is read, and its CRC prepared for every seed, once after power-up (when the
-        host link comes up), so each 0x21 is answered in microseconds."""
+        """The ROM image is read, and its CRC prepared for every seed, when the host link comes up
+        and again after each ROM check the cabinet runs (a door closing, the operator's check), just
+        after the reply to the poll that finds it: each 0x21 is answered in microseconds, for the
+        ROM as last verified."""
         state = self._sas_state
         if state.rom_signature is None:
             from egm.rom.gat import rom_image
