@@ -28,7 +28,7 @@ from hardware.interfaces import (
 )
 from hardware.serial import id003_protocol as p
 from hardware.serial.link import Interval, SerialLink
-from hardware.serial.ports import ID003_LINE, PortFactory, open_serial_port
+from hardware.serial.ports import ID003_LINE, LineSettings, PortFactory, open_serial_port
 
 log = logging.getLogger(__name__)
 
@@ -68,11 +68,14 @@ class Id003BillAcceptor:
         *,
         port_factory: PortFactory = open_serial_port,
         timeout_s: float = 0.2,
+        line: LineSettings = ID003_LINE,
+        fault_after_s: float = 3.0,
         poll_interval_s: float = 0.2,
         note_codes: dict[int, int] | None = None,
     ) -> None:
         self.link: SerialLink[p.Frame] = SerialLink(
-            DEVICE, url, ID003_LINE, clock, timeout_s=timeout_s, port_factory=port_factory
+            DEVICE, url, line, clock, timeout_s=timeout_s, port_factory=port_factory,
+            fault_after_s=fault_after_s,
         )
         self.reader = p.FrameReader()
         self.pacing = Interval(clock, poll_interval_s)
