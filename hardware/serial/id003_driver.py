@@ -58,6 +58,13 @@ def decode_escrow(data: bytes, note_codes: dict[int, int]) -> EscrowItem | str:
     return f"escrow code 0x{code:02X} is not in the bill table"
 
 
+def describe_item(item: EscrowItem) -> str:
+    """E.g. "a $20.00 note" or "ticket 001234567890123456", for the attendant."""
+    if item.barcode is not None:
+        return f"ticket {item.barcode}"
+    return f"a ${item.amount_cents // 100:,}.{item.amount_cents % 100:02d} note"
+
+
 class Id003BillAcceptor:
     """A JCM ID-003 bill acceptor on a serial port."""
 
@@ -215,8 +222,9 @@ class Id003BillAcceptor:
         if self.escrow is not None and not self.vended and self.stack_requested:
             # whatever the power-up status says, the bill may or may not have reached the cash box
             message = (
-                "The bill acceptor lost power while stacking a bill, so it was not credited; "
-                "count the cash box and hand-pay if the bill is there."
+                f"The bill acceptor lost power while stacking {describe_item(self.escrow)}, so it was "
+                "not credited; count the cash box, hand-pay it if it is there, then turn the ATTENDANT "
+                "key to clear this."
             )
             self._fault("power_loss_while_stacking", message)
         self._returned()  # an escrowed item nobody asked to stack is given back at reset
