@@ -25,6 +25,7 @@ FAULT_STATUSES = {
 }
 
 Status = tuple[int, bytes]
+FIRMWARE = b"ID003-SIM(USA) V1.00"
 
 
 class Id003Simulator(SimDevice):
@@ -81,6 +82,8 @@ class Id003Simulator(SimDevice):
         if cmd == p.STATUS_REQUEST:
             status = self.upcoming.popleft() if self.upcoming else self.steady
             return p.Frame(*status)
+        if cmd == p.VERSION_REQUEST:
+            return p.Frame(p.VERSION_REQUEST, FIRMWARE)
         if cmd == p.RESET:
             self.power_up(status=p.INITIALIZE)
             return p.Frame(p.ACK)
