@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import io
+import time
 
-from hardware.interfaces import BillEscrowed, DeviceFault
+from hardware.interfaces import BillEscrowed, BillStacked, DeviceFault
+from hardware.serial import id003_protocol as p
 from hardware.serial import tcl_protocol as t
 from hardware.sim.cli import device_commands, run_console
 from hardware.sim.id003_sim import Id003Simulator
@@ -72,3 +74,28 @@ def test_power_loss_while_stacking_names_the_note_and_the_key(rig: Rig) -> None:
     rig.sim.power_cycle()
     (fault,) = of(DeviceFault, rig.poll_until(lambda ev: bool(of(DeviceFault, ev))))
     assert "$20.00" in fault.message and "attendant key" in fault.message.lower()
+
+
+def test_the_same_ticket_inserted_again_at_once_is_a_new_escrow(rig: Rig) -> None:  # noqa: F811
+    """Found by the Xvfb serial test: a ticket inserted again right after it was stacked was stacked
+    again without the cabinet being asked (no BillEscrowed), so it could not be refused."""
+    barcode = "123456789012345678"
+    rig.driver.enable(frozenset({100, 500}), tickets=True)
+    rig.poll_until(lambda _: rig.sim.steady[0] == p.ENABLE_IDLING)
+    assert rig.sim.insert_ticket(barcode)
+    rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+    rig.driver.stack()
+    rig.poll_until(lambda ev: bool(of(BillStacked, ev)))  # VEND VALID seen and ACKed; STACKED is next
+    for _ in range(200):  # the simulator's thread takes the ACK
+        if rig.sim.cash_box:
+            break
+        time.sleep(0.01)
+    assert rig.sim.cash_box == [(0, barcode)]
+    stacked_pending = [status for status, _ in rig.sim.upcoming]
+    assert rig.sim.insert_ticket(barcode)  # at once, before the driver saw STACKED
+    assert [status for status, _ in rig.sim.upcoming][: len(stacked_pending)] == stacked_pending  # still told
+    events = rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+    assert of(BillEscrowed, events) == [BillEscrowed(0, barcode)]
+    rig.driver.return_escrow()  # the cabinet refuses it: it goes back
+    rig.poll(4)
+    assert rig.sim.cash_box == [(0, barcode)] and rig.sim.returned == [(0, barcode)]

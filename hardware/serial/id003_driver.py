@@ -256,6 +256,8 @@ class Id003BillAcceptor:
             self.events.append(BillRejected(item))
             self._command(p.RETURN)
             return
+        if self.vended:
+            self._clear_escrow()  # the last item was stacked (its STACKED unseen): this one is new
         if self.escrow != item:
             self._returned()  # a different item: the one we knew went back unseen
             self.escrow = item

@@ -255,8 +255,9 @@ class SerialLink(Generic[F]):
         name = self.device.replace("_", " ")
         if self.open_error is not None:
             return (
-                f"The {name} port {self.url} cannot be opened: {self.open_error}; check the port in "
-                "the configuration (ls -l /dev/serial/by-id) and that the cabinet's user may use it."
+                f"The {name} port {self.url} cannot be opened: {self.open_error}; check that the "
+                "device is plugged in and powered, the port in the configuration (ls -l "
+                "/dev/serial/by-id) and that the cabinet's user may use it (group dialout)."
             )
         if self._garbled:
             return (

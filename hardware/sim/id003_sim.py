@@ -157,12 +157,13 @@ class Id003Simulator(SimDevice):
         if self.stage != "idle" or self.fault is not None or self.steady[0] != p.ENABLE_IDLING:
             log.info("id003 sim: not accepting now; the item is refused at the mouth")
             return False
+        # statuses not yet reported (STACKED of the item before) come first: the host must see them
         if escrow is None:
-            self.upcoming = deque([(p.ACCEPTING, b""), (p.REJECTING, bytes([0x79]))])
+            self.upcoming.extend([(p.ACCEPTING, b""), (p.REJECTING, bytes([0x79]))])
             return False
         self.escrow = escrow
         self.stage = "escrow"
-        self.upcoming = deque([(p.ACCEPTING, b"")])
+        self.upcoming.append((p.ACCEPTING, b""))
         self.steady = (p.ESCROW, bytes([escrow[0]]) + escrow[1])
         return True
 
