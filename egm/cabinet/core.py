@@ -312,7 +312,9 @@ class CabinetPart:
         else:
             acceptor.inhibit()
         panel = self.devices.button_panel
-        cash_out = self.state == "attract" or (self.state == "tilt.devicefault" and self.devices.printer.ready())
+        cash_out = self.state == "attract" or (
+            self.state == "tilt.devicefault" and self.devices.printer.ready()
+        )
         panel.set_lamp("cash_out", LampState.ON if cash_out else LampState.OFF)
         panel.set_lamp("deal", LampState.FLASH if self.state == "attract" else LampState.OFF)
         service = LampState.ON if self._warnings else LampState.OFF  # e.g. paper low: soon, not now
