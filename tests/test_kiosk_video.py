@@ -115,11 +115,24 @@ def tilt_surface(detail: str, now: float = 0.0) -> pygame.Surface:
     return surface
 
 
-def test_long_tilt_text_is_wrapped_at_a_readable_height() -> None:
-    surface = tilt_surface(UNTRUSTED_KEY)
-    pygame.image.save(surface, "/tmp/kiosk/tilt-untrusted.png")
+TILT_REASONS = {  # the tilts a technician meets on serial hardware, as the drivers word them
+    "untrusted-key": UNTRUSTED_KEY,
+    "power-loss-while-stacking": "The bill acceptor lost power while stacking a $20.00 note, so it was not "
+    "credited; count the cash box, hand-pay it if it is there, then turn the ATTENDANT key to clear this.",
+    "wrong-port": "The printer port /dev/serial/by-id/usb-FutureLogic_GEN2_Printer_0001-if00 cannot be "
+    "opened: No such file or directory; check that the device is plugged in and powered, the port in "
+    "the configuration (ls -l /dev/serial/by-id) and that the cabinet's user may use it (group dialout).",
+    "garbled": "The button panel on /dev/ttyACM0 answers only with garbled replies (3 exchanges failed); "
+    "check its baud rate, parity and stop bits, and its cable.",
+}
+
+
+@pytest.mark.parametrize("name", sorted(TILT_REASONS))
+def test_long_tilt_text_is_wrapped_at_a_readable_height(name: str, tmp_path: Path) -> None:
+    surface = tilt_surface(TILT_REASONS[name])
+    pygame.image.save(surface, str(tmp_path / f"tilt-{name}.png"))
     bands = text_bands(surface, pygame.Rect(60, 400, 1800, 380), (255, 255, 255))
-    assert len(bands) >= 3  # wrapped over several lines
+    assert len(bands) >= 2  # wrapped over several lines
     assert all(height >= MIN_TEXT_PX for _, height in bands), bands
     left, right = inked_columns(surface, pygame.Rect(0, 400, 1920, 380), (255, 255, 255))
     assert left >= 60 and right <= 1860  # nothing runs off the screen
