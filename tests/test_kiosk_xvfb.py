@@ -14,7 +14,6 @@ import ctypes
 import ctypes.util
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -35,6 +34,7 @@ from egm.video.layout import BAR_RECT
 from egm.video.theme import AMBER, RED
 from tests.rom_support import SignedTree, with_rom_section
 from tests.test_kiosk_video import MIN_TEXT_PX, text_bands
+from tests.xvfb_support import xvfb
 
 SHOTS = Path(os.environ.get("EGM_SCREENSHOTS", "/tmp/egm-kiosk-xvfb"))
 WIDTH, HEIGHT = 1920, 1080
@@ -136,22 +136,8 @@ class Console:
 
 @pytest.fixture
 def x_display() -> Iterator[str]:
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed (.ci/run installs it)")
-    read_fd, write_fd = os.pipe()
-    server = subprocess.Popen(  # larger than the window, so the window is shown at 1920x1080
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "2200x1300x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,), stderr=subprocess.DEVNULL,
-    )
-    os.close(write_fd)
-    with os.fdopen(read_fd) as pipe:
-        number = pipe.readline().strip()
-    if not number:
-        server.kill()
-        pytest.fail("Xvfb did not report a display number")
-    yield f":{number}"
-    server.terminate()
-    server.wait(timeout=10)
+    with xvfb("2200x1300x24") as display:  # larger than the window: the window is 1920x1080
+        yield display
 
 
 REASON_AREA = pygame.Rect(60, 400, 1800, 380)
@@ -167,6 +153,21 @@ def tilt_is_readable(surface: pygame.Surface, name: str) -> None:
     bands = text_bands(surface, REASON_AREA, WHITE) + text_bands(surface, REASON_AREA, AMBER)
     assert bands, f"{name}: no tilt text on screen"
     assert all(height >= MIN_TEXT_PX for _, height in bands), (name, bands)
+
+
+def attract(lamps: dict[str, str]) -> bool:
+    """The panel's lamps as the cabinet sets them on the attract screen (DEAL flashes)."""
+    return lamps.get("deal") == "FLASH"
+
+
+def survive_tilt(console: Console, display: str, fault: str, clear: str, name: str) -> None:
+    """A fault typed at a simulator: the cabinet tilts (service lamp flashing) with readable text on
+    screen, then the fix typed there brings it back to the attract screen."""
+    console(fault)
+    console.wait_for("panel lamps", lambda a: eval(a).get("service") == "FLASH")
+    tilt_is_readable(wait_for_screen(display, has_tilt_text), name)
+    console(clear)
+    console.wait_for("panel lamps", lambda a: attract(eval(a)) and eval(a).get("service") == "OFF")
 
 
 def test_serial_cabinet_in_a_real_window(x_display: str, signed_tree: SignedTree, tmp_path: Path) -> None:
@@ -188,7 +189,6 @@ def test_serial_cabinet_in_a_real_window(x_display: str, signed_tree: SignedTree
         emulator = subprocess.Popen([*cli, "emulate", "--config", str(config_path), "--nvram", str(nvram)],
                                     env=env, stdout=subprocess.DEVNULL,
                                     stderr=(tmp_path / "emulate.log").open("w"))
-        attract = lambda lamps: lamps.get("deal") == "FLASH"  # noqa: E731
         console.wait_for("panel lamps", lambda a: attract(eval(a)), 90)  # booted, in attract
 
         # a note, then a game from the serial panel: BET (b2), DEAL (b5), hands A-C (g1-g3), DEAL to
@@ -206,12 +206,7 @@ def test_serial_cabinet_in_a_real_window(x_display: str, signed_tree: SignedTree
         console.wait_for("panel lamps", lambda a: attract(eval(a)))  # settled: back to attract
         time.sleep(6.5)  # the reveal
 
-        # a bill jam: a tilt with readable text, then cleared
-        console("bill jam")
-        console.wait_for("panel lamps", lambda a: eval(a).get("service") == "FLASH")
-        tilt_is_readable(wait_for_screen(x_display, has_tilt_text), "tilt-bill-jam")
-        console("bill clear")
-        console.wait_for("panel lamps", lambda a: attract(eval(a)) and eval(a).get("service") == "OFF")
+        survive_tilt(console, x_display, "bill jam", "bill clear", "tilt-bill-jam")
 
         # cash out from the panel (b6): a ticket through the TCL printer simulator
         console("panel tap b6")
@@ -235,19 +230,9 @@ def test_serial_cabinet_in_a_real_window(x_display: str, signed_tree: SignedTree
         pygame.image.save(screen, str(SHOTS / "ticket-refused.png"))
         assert console("bill cashbox").count(barcode) == 1  # returned, not stacked twice
 
-        # a printer power loss: a tilt naming the printer, then it recovers by itself
-        console("printer power-loss")
-        console.wait_for("panel lamps", lambda a: eval(a).get("service") == "FLASH")
-        tilt_is_readable(wait_for_screen(x_display, has_tilt_text), "tilt-printer-power-loss")
-        console("printer power-on")
-        console.wait_for("panel lamps", lambda a: attract(eval(a)) and eval(a).get("service") == "OFF")
+        survive_tilt(console, x_display, "printer power-loss", "printer power-on", "tilt-printer-power-loss")
 
-        # the main door, from the panel board's switch
-        console("panel door main open")
-        console.wait_for("panel lamps", lambda a: eval(a).get("service") == "FLASH")
-        tilt_is_readable(wait_for_screen(x_display, has_tilt_text), "tilt-main-door")
-        console("panel door main closed")
-        console.wait_for("panel lamps", lambda a: attract(eval(a)) and eval(a).get("service") == "OFF")
+        survive_tilt(console, x_display, "panel door main open", "panel door main closed", "tilt-main-door")
     finally:
         if emulator is not None:
             emulator.send_signal(signal.SIGTERM)  # a clean shutdown, as systemd stops the kiosk
