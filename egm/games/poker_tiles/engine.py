@@ -175,6 +175,49 @@ def _same_as_lower_suit(square: int, card: int, allowed: np.ndarray, joker_point
 
 
 @njit(cache=True)
+def _relevant_ranks(length: int, span: np.ndarray, face: np.ndarray, rack: np.ndarray) -> np.ndarray:
+    """The ranks a joker in this line could relate to: those of the tiles already in the span and of the
+    rack's natural tiles (equal ranks make pairs and more), and in a 5-tile line every rank within a
+    straight's reach of them. A joker of any other rank makes the same hands as one of any other such
+    rank, as long as the jokers keep their pattern of equal and different ranks."""
+    relevant = np.zeros(13, dtype=np.bool_)
+    for k in range(length + len(rack)):
+        card = face[span[k]] if k < length else rack[k - length]
+        if card == EMPTY or card == JOKER:
+            continue
+        rank = card >> 2
+        reach = 4 if length == MAX_LINE else 0
+        for other in range(max(0, rank - reach), min(12, rank + reach) + 1):
+            relevant[other] = True
+        if reach and rank == 12:  # the ace is low in the wheel too
+            relevant[0:4] = True
+        if reach and rank <= 3:
+            relevant[12] = True
+    return relevant
+
+
+@njit(cache=True)
+def _not_first_free_rank(rank: int, pos: int, line: np.ndarray, codes: np.ndarray,
+                         relevant: np.ndarray) -> bool:
+    """Whether a joker at `pos` declared with an irrelevant `rank` repeats a play the generator already
+    lists, in a line whose squares to fill have no cross lines: there irrelevant ranks are
+    interchangeable (renaming them changes no hand), so a joker takes one that an earlier joker of the
+    line took, or else the lowest one no earlier joker took."""
+    if relevant[rank]:
+        return False
+    taken = np.zeros(13, dtype=np.bool_)
+    for k in range(pos):
+        if codes[k] == JOKER:
+            taken[line[k] >> 2] = True
+    if taken[rank]:
+        return False
+    for lower in range(rank):
+        if not relevant[lower] and not taken[lower]:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _record(length: int, span: np.ndarray, line: np.ndarray, codes: np.ndarray, used: int,
             marked: np.ndarray, values: np.ndarray, all_start: int, centre: int,
             natural_points: np.ndarray, joker_points: np.ndarray, out_square: np.ndarray,
@@ -216,7 +259,7 @@ def _record(length: int, span: np.ndarray, line: np.ndarray, codes: np.ndarray, 
 
 @njit(cache=True)
 def _fill(length: int, span: np.ndarray, rack: np.ndarray, face: np.ndarray, marked: np.ndarray,
-          values: np.ndarray, all_start: int, centre: int, allowed: np.ndarray,
+          values: np.ndarray, all_start: int, centre: int, cross_length: np.ndarray, allowed: np.ndarray,
           natural_points: np.ndarray, joker_points: np.ndarray, out_square: np.ndarray,
           out_code: np.ndarray, out_face: np.ndarray, out_count: np.ndarray, out_score: np.ndarray,
           out_used: np.ndarray, count: int) -> int:
@@ -235,6 +278,11 @@ def _fill(length: int, span: np.ndarray, rack: np.ndarray, face: np.ndarray, mar
             if suit >= 0 and face[span[k]] & 3 != suit:
                 mixed = True
             suit = face[span[k]] & 3
+    relevant = _relevant_ranks(length, span, face, rack)
+    crossless = True  # no square to fill has a cross line: a joker's rank matters only in this line
+    for k in range(length):
+        if face[span[k]] == EMPTY and cross_length[span[k]] >= 2:
+            crossless = False
     pos = 0
     while pos >= 0:
         if pos == length:
@@ -279,8 +327,10 @@ def _fill(length: int, span: np.ndarray, rack: np.ndarray, face: np.ndarray, mar
             if c < lo:
                 c = lo
             while c < hi:
-                if (code == JOKER and (length < MAX_LINE or mixed or not one_suit(line, pos))
-                        and _same_as_lower_suit(square, c, allowed, joker_points)):
+                if code == JOKER and (
+                        ((length < MAX_LINE or mixed or not one_suit(line, pos))
+                         and _same_as_lower_suit(square, c, allowed, joker_points))
+                        or (crossless and _not_first_free_rank(c >> 2, pos, line, codes, relevant))):
                     c += 1
                     continue
                 if allowed[square, c]:
@@ -331,6 +381,7 @@ def generate(face: np.ndarray, marked: np.ndarray, in_start: np.ndarray, rows: i
     count = 0
     if first_play:
         none_allowed = np.ones((size, CARDS), dtype=np.bool_)
+        no_cross = np.ones(size, dtype=np.int64)
         no_points = np.zeros((size, CARDS), dtype=np.int64)
         n = len(start_squares)
         for a in range(n):
@@ -340,9 +391,9 @@ def generate(face: np.ndarray, marked: np.ndarray, in_start: np.ndarray, rows: i
                     continue
                 for k in range(length):
                     span[k] = start_squares[a + k]
-                count = _fill(length, span, rack, face, marked, values, 1, centre, none_allowed, no_points,
-                              no_points, out_square, out_code, out_face, out_count, out_score, out_used,
-                              count)
+                count = _fill(length, span, rack, face, marked, values, 1, centre, no_cross, none_allowed,
+                              no_points, no_points, out_square, out_code, out_face, out_count, out_score,
+                              out_used, count)
         return count
     for direction in range(2):
         horizontal = direction == 0
@@ -378,6 +429,6 @@ def generate(face: np.ndarray, marked: np.ndarray, in_start: np.ndarray, rows: i
                     if not horizontal and empties < 2:
                         continue  # a single tile is listed once, by its row
                     count = _fill(length, span, rack, face, marked, values, all_start if length >= 2 else 0,
-                                  -1, allowed, natural_points, joker_points, out_square, out_code, out_face,
-                                  out_count, out_score, out_used, count)
+                                  -1, cross_length, allowed, natural_points, joker_points, out_square,
+                                  out_code, out_face, out_count, out_score, out_used, count)
     return count

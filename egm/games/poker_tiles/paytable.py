@@ -14,7 +14,7 @@ scores with a hand listed in `hand_awards` pays its units.
 
 >>> rules = PokerTilesRules.model_validate(EXAMPLE)
 >>> [rules.result_units(m) for m in (-40, -5, 0, 3, 30)]
-[15, 17, 18, 19, 20]
+[16, 17, 18, 19, 20]
 >>> rules.start_squares()[0], rules.centre
 ([6, 4], [6, 6])
 >>> from pydantic import ValidationError
@@ -62,13 +62,13 @@ EXAMPLE: dict[str, Any] = {
     "stake_units": 20,
     "hand_values": {name: i + 1 for i, name in enumerate(HANDS)},
     "result_pays": [
-        {"min_margin": -1000, "pays": 15},
+        {"min_margin": -1000, "pays": 16},
         {"min_margin": -20, "pays": 17},
         {"min_margin": 0, "pays": 18},
         {"min_margin": 1, "pays": 19},
         {"min_margin": 21, "pays": 20},
     ],
-    "hand_awards": {"four_of_a_kind": 1, "straight_flush": 4, "royal_flush": 10, "five_of_a_kind": 2},
+    "hand_awards": {"four_of_a_kind": 1, "straight_flush": 3, "royal_flush": 8, "five_of_a_kind": 1},
 }
 
 
