@@ -61,14 +61,16 @@ def test_a_line_out_of_order_is_told_from_no_hand() -> None:
     assert HANDS[any_order("2c 5d Ah 3s 4c")] == "straight"  # the wheel, out of order
 
 
-def test_pruning_never_drops_a_hand() -> None:
-    """Every prefix of every proper line can still become that line (the generator prunes with it)."""
+def test_the_shapes_the_generator_prunes_with_agree_with_the_hands() -> None:
+    """A whole line keeps a shape open exactly when it is a proper hand, and every prefix of a proper
+    line keeps one open (the generator prunes a line the moment none is)."""
     rng = np.random.default_rng(1)
     for _ in range(20000):
         length = int(rng.integers(2, 6))
         cards = rng.integers(0, 52, size=length).astype(np.int64)
         if rng.random() < 0.5:  # make hands likely: copy ranks or suits around
             cards[1:] = (cards[0] & ~3) | (cards[1:] & 3)
+        assert could_be_hand(cards, length, length) == (classify(cards, length) >= 0)
         if classify(cards, length) >= 0:
             assert all(could_be_hand(cards, n, length) for n in range(length + 1))
 

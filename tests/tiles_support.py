@@ -21,7 +21,8 @@ def code(text: str) -> int:
 
 def paytable(**changes: Any) -> SimpleNamespace:
     """A stand-in for a loaded pay table (tests of the game that do not need the signed ROM)."""
-    header = SimpleNamespace(strategy="tiles-greedy/1", default_bet_credits=1, denominations_cents=[1, 5])
+    header = SimpleNamespace(strategy="tiles-greedy/1", default_bet_credits=1, denominations_cents=[1, 5],
+                             bets_credits=[1, 2, 5, 10])
     rules = PokerTilesRules.model_validate({**EXAMPLE, **changes})
     return SimpleNamespace(id="poker-tiles-test", header=header, rules=rules)
 

@@ -23,15 +23,18 @@ import numpy as np
 from numba import njit
 
 from egm.games.poker_tiles.hands import (
+    ACE,
     MAX_LINE,
     NOT_A_HAND,
     PAIR,
+    STRAIGHTS,
     TWO_PAIR,
     classify,
     classify_any_order,
-    could_be_hand,
+    extend_shapes,
     line_points,
     one_suit,
+    start_shapes,
 )
 
 EMPTY = -1
@@ -175,44 +178,88 @@ def _same_as_lower_suit(square: int, card: int, allowed: np.ndarray, joker_point
 
 
 @njit(cache=True)
-def _relevant_ranks(length: int, span: np.ndarray, face: np.ndarray, rack: np.ndarray) -> np.ndarray:
-    """The ranks a joker in this line could relate to: those of the tiles already in the span and of the
-    rack's natural tiles (equal ranks make pairs and more), and in a 5-tile line every rank within a
-    straight's reach of them. A joker of any other rank makes the same hands as one of any other such
-    rank, as long as the jokers keep their pattern of equal and different ranks."""
-    relevant = np.zeros(13, dtype=np.bool_)
-    for k in range(length + len(rack)):
-        card = face[span[k]] if k < length else rack[k - length]
-        if card == EMPTY or card == JOKER:
-            continue
-        rank = card >> 2
-        reach = 4 if length == MAX_LINE else 0
-        for other in range(max(0, rank - reach), min(12, rank + reach) + 1):
-            relevant[other] = True
-        if reach and rank == 12:  # the ace is low in the wheel too
-            relevant[0:4] = True
-        if reach and rank <= 3:
-            relevant[12] = True
-    return relevant
+def _straight_possible(length: int, span: np.ndarray, face: np.ndarray, line: np.ndarray, pos: int) -> bool:
+    """Whether the line can still be a straight: some straight, rising or falling, agrees with the
+    cards chosen so far (the first `pos`) and the tiles already on the board further along."""
+    if length != MAX_LINE:
+        return False
+    for s in range(10):
+        for falling in range(2):
+            fits = True
+            for k in range(length):
+                card = line[k] if k < pos else face[span[k]]
+                if card == EMPTY:
+                    continue
+                if card >> 2 != STRAIGHTS[s, 4 - k if falling else k]:
+                    fits = False
+                    break
+            if fits:
+                return True
+    return False
 
 
 @njit(cache=True)
-def _not_first_free_rank(rank: int, pos: int, line: np.ndarray, codes: np.ndarray,
-                         relevant: np.ndarray) -> bool:
-    """Whether a joker at `pos` declared with an irrelevant `rank` repeats a play the generator already
-    lists, in a line whose squares to fill have no cross lines: there irrelevant ranks are
-    interchangeable (renaming them changes no hand), so a joker takes one that an earlier joker of the
-    line took, or else the lowest one no earlier joker took."""
+def _relevant_ranks(length: int, span: np.ndarray, face: np.ndarray, rack: np.ndarray, line: np.ndarray,
+                    pos: int, relevant: np.ndarray) -> None:
+    """The ranks a joker at `pos` could relate to: those of the tiles already in the span and of the
+    rack's natural tiles (equal ranks make pairs and more), and, while the line can still be a
+    straight, every rank within a straight's reach of them or of the cards chosen so far. A joker of
+    any other rank makes the same hands as one of any other such rank, as long as the line's jokers
+    keep their pattern of equal and different ranks. Fills `relevant` (13 flags)."""
+    relevant[:] = False
+    reach = 4 if _straight_possible(length, span, face, line, pos) else 0
+    for k in range(length + pos + len(rack)):
+        if k < length:
+            card = face[span[k]]
+        elif k < length + pos:
+            card = line[k - length]
+        else:
+            card = rack[k - length - pos]
+        if card == EMPTY or card == JOKER:
+            continue
+        rank = card >> 2
+        for other in range(max(0, rank - reach), min(12, rank + reach) + 1):
+            relevant[other] = True
+        if reach and rank == ACE:  # the ace is low in the wheel too
+            relevant[0:4] = True
+        if reach and rank <= 3:
+            relevant[ACE] = True
+
+
+@njit(cache=True)
+def _repeats_a_lower_rank(rank: int, pos: int, length: int, span: np.ndarray, face: np.ndarray,
+                          line: np.ndarray, codes: np.ndarray, relevant: np.ndarray, allowed: np.ndarray,
+                          joker_points: np.ndarray) -> bool:
+    """Whether a joker at `pos` declared with `rank` repeats plays the generator already lists. Ranks
+    no card of the line or the rack relates to (`relevant`) and no earlier joker of the line took are
+    interchangeable when every square to fill allows and scores them alike in its cross line: renaming
+    one to the other changes no hand. Such a joker takes the lowest of them."""
     if relevant[rank]:
         return False
-    taken = np.zeros(13, dtype=np.bool_)
     for k in range(pos):
-        if codes[k] == JOKER:
-            taken[line[k] >> 2] = True
-    if taken[rank]:
-        return False
+        if codes[k] == JOKER and line[k] >> 2 == rank:
+            return False  # the same rank as an earlier joker: a pattern of its own
     for lower in range(rank):
-        if not relevant[lower] and not taken[lower]:
+        if relevant[lower]:
+            continue
+        taken = False
+        for k in range(pos):
+            if codes[k] == JOKER and line[k] >> 2 == lower:
+                taken = True
+        if taken:
+            continue
+        alike = True
+        for k in range(length):
+            square = span[k]
+            if face[square] != EMPTY:
+                continue
+            for suit in range(4):
+                a, b = rank * 4 + suit, lower * 4 + suit
+                if allowed[square, a] != allowed[square, b]:
+                    alike = False
+                if joker_points[square, a] != joker_points[square, b]:
+                    alike = False
+        if alike:
             return True
     return False
 
@@ -259,7 +306,7 @@ def _record(length: int, span: np.ndarray, line: np.ndarray, codes: np.ndarray, 
 
 @njit(cache=True)
 def _fill(length: int, span: np.ndarray, rack: np.ndarray, face: np.ndarray, marked: np.ndarray,
-          values: np.ndarray, all_start: int, centre: int, cross_length: np.ndarray, allowed: np.ndarray,
+          values: np.ndarray, all_start: int, centre: int, allowed: np.ndarray,
           natural_points: np.ndarray, joker_points: np.ndarray, out_square: np.ndarray,
           out_code: np.ndarray, out_face: np.ndarray, out_count: np.ndarray, out_score: np.ndarray,
           out_used: np.ndarray, count: int) -> int:
@@ -278,11 +325,10 @@ def _fill(length: int, span: np.ndarray, rack: np.ndarray, face: np.ndarray, mar
             if suit >= 0 and face[span[k]] & 3 != suit:
                 mixed = True
             suit = face[span[k]] & 3
-    relevant = _relevant_ranks(length, span, face, rack)
-    crossless = True  # no square to fill has a cross line: a joker's rank matters only in this line
-    for k in range(length):
-        if face[span[k]] == EMPTY and cross_length[span[k]] >= 2:
-            crossless = False
+    relevant = np.zeros((MAX_LINE, 13), dtype=np.bool_)  # per depth, once a joker is tried there
+    relevant_ready = np.zeros(MAX_LINE, dtype=np.bool_)
+    shapes = np.zeros(MAX_LINE + 1, dtype=np.int64)  # the hand shapes the line can still take
+    shapes[0] = start_shapes(length)
     pos = 0
     while pos >= 0:
         if pos == length:
@@ -297,7 +343,8 @@ def _fill(length: int, span: np.ndarray, rack: np.ndarray, face: np.ndarray, mar
                 slot[pos] = 0
                 line[pos] = face[square]
                 codes[pos] = EMPTY
-                if length < 2 or could_be_hand(line, pos + 1, length):
+                shapes[pos + 1] = extend_shapes(shapes[pos], line, pos, length)
+                if length < 2 or shapes[pos + 1]:
                     used[pos + 1] = used[pos]
                     slot[pos + 1] = -1
                     card[pos + 1] = -1
@@ -311,6 +358,7 @@ def _fill(length: int, span: np.ndarray, rack: np.ndarray, face: np.ndarray, mar
         if s < 0:
             s = 0
             c = -1
+            relevant_ready[pos] = False
         found = False
         while s < len(rack):
             free = not used[pos] >> s & 1
@@ -327,15 +375,21 @@ def _fill(length: int, span: np.ndarray, rack: np.ndarray, face: np.ndarray, mar
             if c < lo:
                 c = lo
             while c < hi:
-                if code == JOKER and (
-                        ((length < MAX_LINE or mixed or not one_suit(line, pos))
-                         and _same_as_lower_suit(square, c, allowed, joker_points))
-                        or (crossless and _not_first_free_rank(c >> 2, pos, line, codes, relevant))):
-                    c += 1
-                    continue
                 if allowed[square, c]:
                     line[pos] = c
-                    if length < 2 or could_be_hand(line, pos + 1, length):
+                    shapes[pos + 1] = extend_shapes(shapes[pos], line, pos, length)
+                    open_line = length < 2 or shapes[pos + 1] != 0
+                    if open_line and code == JOKER:  # a declaration that repeats listed plays is skipped
+                        if not relevant_ready[pos]:
+                            _relevant_ranks(length, span, face, rack, line, pos, relevant[pos])
+                            relevant_ready[pos] = True
+                        suit_free = length < MAX_LINE or mixed or not one_suit(line, pos)
+                        if suit_free and _same_as_lower_suit(square, c, allowed, joker_points):
+                            open_line = False
+                        elif _repeats_a_lower_rank(c >> 2, pos, length, span, face, line, codes,
+                                                   relevant[pos], allowed, joker_points):
+                            open_line = False
+                    if open_line:
                         found = True
                         break
                 c += 1
@@ -381,7 +435,6 @@ def generate(face: np.ndarray, marked: np.ndarray, in_start: np.ndarray, rows: i
     count = 0
     if first_play:
         none_allowed = np.ones((size, CARDS), dtype=np.bool_)
-        no_cross = np.ones(size, dtype=np.int64)
         no_points = np.zeros((size, CARDS), dtype=np.int64)
         n = len(start_squares)
         for a in range(n):
@@ -391,9 +444,9 @@ def generate(face: np.ndarray, marked: np.ndarray, in_start: np.ndarray, rows: i
                     continue
                 for k in range(length):
                     span[k] = start_squares[a + k]
-                count = _fill(length, span, rack, face, marked, values, 1, centre, no_cross, none_allowed,
-                              no_points, no_points, out_square, out_code, out_face, out_count, out_score,
-                              out_used, count)
+                count = _fill(length, span, rack, face, marked, values, 1, centre, none_allowed, no_points,
+                              no_points, out_square, out_code, out_face, out_count, out_score, out_used,
+                              count)
         return count
     for direction in range(2):
         horizontal = direction == 0
@@ -429,6 +482,6 @@ def generate(face: np.ndarray, marked: np.ndarray, in_start: np.ndarray, rows: i
                     if not horizontal and empties < 2:
                         continue  # a single tile is listed once, by its row
                     count = _fill(length, span, rack, face, marked, values, all_start if length >= 2 else 0,
-                                  -1, cross_length, allowed, natural_points, joker_points, out_square,
-                                  out_code, out_face, out_count, out_score, out_used, count)
+                                  -1, allowed, natural_points, joker_points, out_square, out_code, out_face,
+                                  out_count, out_score, out_used, count)
     return count

@@ -78,7 +78,17 @@ _PATTERN_HANDS[5, 0] = FIVE_KIND
 _PATTERN_HANDS[5, 1] = FULL_HOUSE
 _PATTERN_HANDS[5, 2] = FULL_HOUSE
 # The ten straights by top rank (3 = the five of the wheel .. 12 = ace), ranks from the bottom card.
-_STRAIGHTS = np.array([[(top - 4 + i) % 13 for i in range(5)] for top in range(3, 13)], dtype=np.int64)
+STRAIGHTS = np.array([[(top - 4 + i) % 13 for i in range(5)] for top in range(3, 13)], dtype=np.int64)
+# The shapes a line can still take, as bits: 0..2 the rank patterns of its length, 3..22 a straight
+# rising (3 + s) or falling (13 + s), 23 the flush.
+_STRAIGHT_BITS = 3
+FLUSH_BIT = 1 << 23
+# _STRAIGHT_RANKS[position, rank]: the straight bits that allow that rank at that position.
+_STRAIGHT_RANKS = np.zeros((MAX_LINE, 13), dtype=np.int64)
+for _s in range(10):
+    for _i in range(MAX_LINE):
+        _STRAIGHT_RANKS[_i, STRAIGHTS[_s, _i]] |= 1 << (_STRAIGHT_BITS + _s)
+        _STRAIGHT_RANKS[_i, STRAIGHTS[_s, 4 - _i]] |= 1 << (_STRAIGHT_BITS + 10 + _s)
 
 
 @njit(cache=True)
@@ -104,9 +114,9 @@ def _straight_top(faces: np.ndarray, n: int) -> int:
         falling = True
         for i in range(n):
             rank = faces[i] >> 2
-            if rank != _STRAIGHTS[s, i]:
+            if rank != STRAIGHTS[s, i]:
                 rising = False
-            if rank != _STRAIGHTS[s, 4 - i]:
+            if rank != STRAIGHTS[s, 4 - i]:
                 falling = False
         if rising or falling:
             return s + 3
@@ -143,17 +153,50 @@ def classify(faces: np.ndarray, n: int) -> int:
 
 
 @njit(cache=True)
+def start_shapes(length: int) -> int:
+    """Every shape a line of `length` tiles may take, before any card of it is known."""
+    shapes = 0
+    for k in range(3):
+        if _PATTERN_HANDS[length, k] >= 0:
+            shapes |= 1 << k
+    if length == MAX_LINE:
+        shapes |= ((1 << 20) - 1) << _STRAIGHT_BITS | FLUSH_BIT
+    return shapes
+
+
+@njit(cache=True)
+def extend_shapes(shapes: int, faces: np.ndarray, pos: int, length: int) -> int:
+    """The shapes still open once the card at `pos` joins the line's first `pos` cards (which left
+    `shapes` open). A whole line is a proper hand exactly when some shape is still open; the move
+    generator prunes a line the moment none is."""
+    card = faces[pos]
+    rank = card >> 2
+    out = 0
+    for k in range(3):
+        if shapes >> k & 1:
+            group = _PATTERNS[length, k, pos]
+            fits = True
+            for j in range(pos):
+                if ((faces[j] >> 2) == rank) != (_PATTERNS[length, k, j] == group):
+                    fits = False
+                    break
+            if fits:
+                out |= 1 << k
+    if length == MAX_LINE:
+        out |= shapes & _STRAIGHT_RANKS[pos, rank]
+        if shapes & FLUSH_BIT and (pos == 0 or (card & 3) == (faces[0] & 3)):
+            out |= FLUSH_BIT
+    return out
+
+
+@njit(cache=True)
 def could_be_hand(faces: np.ndarray, n: int, length: int) -> bool:
     """Whether the first n cards (in line order) of a line of `length` tiles can still be completed
-    into a proper hand; with n == length, whether the line is one. The move generator prunes with it."""
-    if n == length:
-        return classify(faces, n) >= 0
-    for k in range(3):
-        if _pattern_fits(faces, n, length, k):
-            return True
-    if length == MAX_LINE:
-        return one_suit(faces, n) or _straight_top(faces, n) >= 0
-    return False
+    into a proper hand; with n == length, whether the line is one."""
+    shapes = start_shapes(length)
+    for pos in range(n):
+        shapes = extend_shapes(shapes, faces, pos, length)
+    return shapes != 0
 
 
 @njit(cache=True)
