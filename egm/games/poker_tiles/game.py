@@ -17,7 +17,8 @@ line the customer scored with a premium hand (see `paytable`).
 
 >>> from types import SimpleNamespace
 >>> from egm.games.poker_tiles.paytable import EXAMPLE, PokerTilesRules
->>> header = SimpleNamespace(strategy="tiles-greedy/1", default_bet_credits=1)
+>>> header = SimpleNamespace(strategy="tiles-greedy/1", default_bet_credits=1, denominations_cents=[1],
+...                          bets_credits=[1])
 >>> game = PokerTiles(SimpleNamespace(header=header, rules=PokerTilesRules.model_validate(EXAMPLE)))
 >>> round_ = game.new_round(game.default_wager(1), Rng.from_seed(7), {})
 >>> round_.step, len(round_.view()["rack"])
