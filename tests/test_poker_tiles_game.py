@@ -40,7 +40,7 @@ def test_the_stake_buys_the_game() -> None:
 def test_the_round_waits_only_for_the_customer() -> None:
     round_ = new_round()
     while not round_.finished:
-        assert round_.table.turn == CUSTOMER and round_.step == "play"
+        assert round_.table.turn == CUSTOMER and round_.step == "play" and round_.view().decision_awaited
         round_.decide(round_.reference_decision())
     assert round_.step == "complete"
     assert round_.table.turns_taken == 2 * 10  # heads-up, 10 rounds
@@ -127,7 +127,7 @@ def test_power_loss_recovery_at_every_move() -> None:
 
 def test_the_view_hides_the_opponents_racks_and_the_pool() -> None:
     round_ = new_round(5)
-    view = round_.view()
+    view = round_.view().table
     assert len(view["rack"]) == 5 and view["opponent_tiles"] == [5]
     assert isinstance(view["pool"], int)
     assert len(view["card_squares"]) == 52 and view["centre"] == [6, 6] and len(view["start"]) == 5

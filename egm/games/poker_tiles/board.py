@@ -1,7 +1,8 @@
 """The Poker Tiles board of one pay table: its size, the starting area and its centre, the card marked
 on each square, and the hand values, as the arrays the compiled engine reads.
 
-Squares are numbered row-major from the top left (square = row * cols + col).
+Squares are numbered row-major from the top left (square = row * cols + col), as the shared grid
+geometry (egm.games.grid) numbers them.
 
 >>> from egm.games.poker_tiles.paytable import EXAMPLE, PokerTilesRules
 >>> layout = Layout.from_rules(PokerTilesRules.model_validate(EXAMPLE))
@@ -18,16 +19,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from egm.cards import Card
+from egm.games.grid import Grid
 from egm.games.poker_tiles.engine import EMPTY
 from egm.games.poker_tiles.paytable import PokerTilesRules
 
 
 @dataclass(frozen=True, eq=False)
-class Layout:
+class Layout(Grid):
     """The fixed geometry and values of one pay table's board."""
 
-    rows: int
-    cols: int
     start: tuple[int, ...]  # the starting area's squares, left to right
     centre: int
     marked: np.ndarray  # int64 per square: the card marked there, or EMPTY
@@ -46,18 +46,6 @@ class Layout:
         centre = rules.centre[0] * rules.cols + rules.centre[1]
         values = np.array(rules.hand_values.by_index(), dtype=np.int64)
         return cls(rules.rows, rules.cols, start, centre, marked, in_start, values)
-
-    @property
-    def size(self) -> int:
-        return self.rows * self.cols
-
-    def square(self, row: int, col: int) -> int:
-        if not (0 <= row < self.rows and 0 <= col < self.cols):
-            raise ValueError(f"square ({row}, {col}) is off the {self.rows} x {self.cols} board")
-        return row * self.cols + col
-
-    def row_col(self, square: int) -> tuple[int, int]:
-        return divmod(square, self.cols)
 
     @property
     def card_squares(self) -> list[tuple[int, int, str]]:

@@ -21,7 +21,7 @@ line the customer scored with a premium hand (see `paytable`).
 ...                          bets_credits=[1])
 >>> game = PokerTiles(SimpleNamespace(header=header, rules=PokerTilesRules.model_validate(EXAMPLE)))
 >>> round_ = game.new_round(game.default_wager(1), Rng.from_seed(7), {})
->>> round_.step, len(round_.view()["rack"])
+>>> round_.step, len(round_.view().table["rack"])
 ('play', 5)
 >>> while not round_.finished:
 ...     round_.decide(round_.reference_decision())
@@ -35,16 +35,19 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from egm.cards import JOKER_TEXT, Card
-from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, Wager
+from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, RoundView, Wager
 from egm.games.poker_tiles.board import Layout
 from egm.games.poker_tiles.engine import EMPTY, JOKER
 from egm.games.poker_tiles.hands import HANDS
 from egm.games.poker_tiles.paytable import PokerTilesRules
 from egm.games.poker_tiles.strategy import MACHINE_STRATEGIES, Strategy, Turn
 from egm.games.poker_tiles.table import IllegalMove, Move, Table, full_pool, tile_text
+from egm.games.record import open_record, seal
 from egm.rng import Rng
 
 CUSTOMER = 0
+RECORD_FORMAT = 1
+RESULT_TITLES = {"win": "YOU WIN BY", "tie": "A TIE", "loss": "YOU LOSE BY"}
 
 
 def move_json(layout: Layout, move: Move) -> dict[str, Any]:
@@ -98,6 +101,7 @@ class PokerTiles(Game):
     ) -> PokerTilesRound:
         """Shuffle the 108 tiles (the round's only randomness) and open the game. `opponents` defaults
         to the pay table's `opponents_default` and may be 1 .. `opponents_max`."""
+        self.check_wager(wager)
         opponents = self.rules.opponents_default if opponents is None else opponents
         if not 1 <= opponents <= self.rules.opponents_max:
             raise ValueError(
@@ -109,8 +113,8 @@ class PokerTiles(Game):
 
     def restore(self, record: Mapping[str, Any]) -> PokerTilesRound:
         """Rebuild a round from its record by replaying every move (each checked and rescored)."""
-        wager = Wager(**record["wager"])
-        return PokerTilesRound(self, wager, Table.from_record(self.layout, record))
+        opened = open_record(record, self.game_id, RECORD_FORMAT)
+        return PokerTilesRound(self, opened.wager, Table.from_record(self.layout, opened.body))
 
 
 class PokerTilesRound(Round):
@@ -263,14 +267,26 @@ class PokerTilesRound(Round):
         )
 
     def to_record(self) -> dict[str, Any]:
-        wager = {
-            "bet_credits": self.wager.bet_credits,
-            "stake_credits": self.wager.stake_credits,
-            "denom_cents": self.wager.denom_cents,
-        }
-        return {"wager": wager, **self.table.to_record()}
+        return seal(self.game.game_id, RECORD_FORMAT, self.wager, self.table.to_record())
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> RoundView:
+        text = ""
+        if self.finished:
+            text = RESULT_TITLES[self.result] + (f" {abs(self.margin)}" if self.margin else "")
+        return RoundView(
+            game_id=self.game.game_id,
+            step=self.step,
+            bet_credits=self.wager.bet_credits,
+            stake_credits=self.wager.stake_credits,
+            decision_awaited=not self.finished,
+            auto_decision=not self.finished,
+            win_credits=self.outcome().win_credits if self.finished else None,
+            result_text=text,
+            table=self._table(),
+        )
+
+    def _table(self) -> dict[str, Any]:
+        """The table scene's own data (egm/games/poker_tiles/scene.py reads it)."""
         layout = self.game.layout
         table = self.table
 
@@ -282,7 +298,6 @@ class PokerTilesRound(Round):
         since = [i for i, move in enumerate(table.moves) if move.seat == CUSTOMER]
         last = table.moves[since[-1] if since else 0:]
         return {
-            "game": self.game.game_id,
             "step": self.step,
             "rows": layout.rows,
             "cols": layout.cols,

@@ -164,6 +164,15 @@ class PokerTilesRules(Strict):
                 raise ValueError(f"{card} is marked on the STARTING ZONE centre; keep the centre unmarked")
             seen[(row, col)] = card
 
+    @property
+    def stake_bets(self) -> int:
+        """The stake is `stake_units` bets of B credits (the wager offer, `egm.games.base.WagerOffer`)."""
+        return self.stake_units
+
+    @property
+    def side_bet_limits(self) -> dict[str, int]:
+        return {}  # Poker Tiles has no side bet
+
     def start_squares(self) -> list[list[int]]:
         (row, first), (_, last) = self.start_area
         return [[row, col] for col in range(first, last + 1)]

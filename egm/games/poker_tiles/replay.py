@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from egm.games.base import play_reference
 from egm.games.poker_tiles.game import CUSTOMER, PokerTiles, move_json
 from egm.games.poker_tiles.table import tile_text
 from egm.rng import Rng
@@ -25,10 +26,8 @@ def replay_game(paytable: Any, seed: int, opponents: int | None = None) -> dict[
     game = PokerTiles(paytable)
     wager = game.default_wager(paytable.header.denominations_cents[0])
     round_ = game.new_round(wager, Rng.from_seed(seed), {}, opponents=opponents)
-    while not round_.finished:
-        round_.decide(round_.reference_decision())
+    outcome = play_reference(round_)
     layout, table = game.layout, round_.table
-    outcome = round_.outcome()
 
     def texts(tiles: list[int]) -> list[str]:
         return [tile_text(code) for code in tiles]

@@ -274,7 +274,7 @@ class Table:
         if first:
             if len(tiles) < 2 or any(s not in layout.start for s in squares):
                 raise IllegalMove("the first play must be a hand of 2 to 5 tiles inside the starting area")
-        elif not any(self.face[n] != EMPTY for s in squares for n in self._neighbours(s)):
+        elif not any(self.face[n] != EMPTY for s in squares for n in layout.neighbours(s)):
             raise IllegalMove("a play must build on the board: place tiles next to a tile already played")
         face, joker, placed = self.face.copy(), self.joker.copy(), np.zeros(layout.size, dtype=np.int64)
         for tile in tiles:
@@ -308,20 +308,6 @@ class Table:
             raise IllegalMove(f"a first play of {HANDS[lines[0].hand].replace('_', ' ')} must cover the "
                               f"STARTING ZONE centre ({row}, {col})")
         return lines
-
-    def _neighbours(self, square: int) -> list[int]:
-        row, col = self.layout.row_col(square)
-        cols = self.layout.cols
-        out = []
-        if row > 0:
-            out.append(square - cols)
-        if row < self.layout.rows - 1:
-            out.append(square + cols)
-        if col > 0:
-            out.append(square - 1)
-        if col < cols - 1:
-            out.append(square + 1)
-        return out
 
     def play(self, seat: int, tiles: Sequence[Tile]) -> Move:
         """Place tiles from `seat`'s rack, score every line they change, draw back up to 5."""
