@@ -11,7 +11,15 @@ import pytest
 
 from egm.cards import parse_cards
 from egm.games.poker_tiles.engine import EMPTY, JOKER
-from egm.games.poker_tiles.hands import HANDS, classify, classify_any_order, could_be_hand
+from egm.games.poker_tiles.hands import (
+    HANDS,
+    classify,
+    classify_any_order,
+    could_be_hand,
+    extend_shapes,
+    open_cards,
+    start_shapes,
+)
 from egm.games.poker_tiles.table import IllegalMove, Table, declared_hand, full_pool
 from tests.tiles_support import LAYOUT, code, put, stacked_pool, table_with, tiles
 
@@ -71,6 +79,14 @@ def test_the_shapes_the_generator_prunes_with_agree_with_the_hands() -> None:
         if rng.random() < 0.5:  # make hands likely: copy ranks or suits around
             cards[1:] = (cards[0] & ~3) | (cards[1:] & 3)
         assert could_be_hand(cards, length, length) == (classify(cards, length) >= 0)
+        shapes = start_shapes(length)
+        for pos in range(length):  # the cards open at each step are exactly those that keep a shape
+            opened = open_cards(shapes, cards, pos, length)
+            keeps = extend_shapes(shapes, cards, pos, length) != 0
+            assert bool(opened >> int(cards[pos]) & 1) == keeps
+            shapes = extend_shapes(shapes, cards, pos, length)
+            if not shapes:
+                break
         if classify(cards, length) >= 0:
             assert all(could_be_hand(cards, n, length) for n in range(length + 1))
 

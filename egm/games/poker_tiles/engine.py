@@ -34,6 +34,7 @@ from egm.games.poker_tiles.hands import (
     extend_shapes,
     line_points,
     one_suit,
+    open_cards,
     start_shapes,
 )
 
@@ -327,6 +328,7 @@ def _fill(length: int, span: np.ndarray, rack: np.ndarray, face: np.ndarray, mar
             suit = face[span[k]] & 3
     relevant = np.zeros((MAX_LINE, 13), dtype=np.bool_)  # per depth, once a joker is tried there
     relevant_ready = np.zeros(MAX_LINE, dtype=np.bool_)
+    open_mask = np.zeros(MAX_LINE, dtype=np.int64)  # per depth: the cards that keep the line a hand
     shapes = np.zeros(MAX_LINE + 1, dtype=np.int64)  # the hand shapes the line can still take
     shapes[0] = start_shapes(length)
     pos = 0
@@ -359,6 +361,7 @@ def _fill(length: int, span: np.ndarray, rack: np.ndarray, face: np.ndarray, mar
             s = 0
             c = -1
             relevant_ready[pos] = False
+            open_mask[pos] = open_cards(shapes[pos], line, pos, length)
         found = False
         while s < len(rack):
             free = not used[pos] >> s & 1
@@ -375,7 +378,7 @@ def _fill(length: int, span: np.ndarray, rack: np.ndarray, face: np.ndarray, mar
             if c < lo:
                 c = lo
             while c < hi:
-                if allowed[square, c]:
+                if open_mask[pos] >> c & 1 and allowed[square, c]:
                     line[pos] = c
                     shapes[pos + 1] = extend_shapes(shapes[pos], line, pos, length)
                     open_line = length < 2 or shapes[pos + 1] != 0

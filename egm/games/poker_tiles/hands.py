@@ -190,6 +190,46 @@ def extend_shapes(shapes: int, faces: np.ndarray, pos: int, length: int) -> int:
 
 
 @njit(cache=True)
+def open_cards(shapes: int, faces: np.ndarray, pos: int, length: int) -> int:
+    """The cards (a 52-bit mask, bit = card index) that keep some of `shapes` open at `pos`, after the
+    line's first `pos` cards: exactly those for which `extend_shapes` leaves a shape open. The move
+    generator tries a joker only as these."""
+    if length < 2:
+        return (1 << 52) - 1
+    ranks = 0
+    for k in range(3):
+        if shapes >> k & 1:
+            group = _PATTERNS[length, k, pos]
+            required = -1
+            for j in range(pos):
+                if _PATTERNS[length, k, j] == group:
+                    required = faces[j] >> 2
+                    break
+            if required >= 0:
+                ranks |= 1 << required
+            else:  # a new group: any rank but those of the other groups so far
+                free = (1 << 13) - 1
+                for j in range(pos):
+                    free &= ~(1 << (faces[j] >> 2))
+                ranks |= free
+    if length == MAX_LINE:
+        for rank in range(13):
+            if shapes & _STRAIGHT_RANKS[pos, rank]:
+                ranks |= 1 << rank
+    cards = 0
+    for rank in range(13):
+        if ranks >> rank & 1:
+            cards |= 15 << (4 * rank)
+    if length == MAX_LINE and shapes & FLUSH_BIT:
+        if pos == 0:
+            return (1 << 52) - 1
+        suit = faces[0] & 3
+        for rank in range(13):
+            cards |= 1 << (4 * rank + suit)
+    return cards
+
+
+@njit(cache=True)
 def could_be_hand(faces: np.ndarray, n: int, length: int) -> bool:
     """Whether the first n cards (in line order) of a line of `length` tiles can still be completed
     into a proper hand; with n == length, whether the line is one."""
