@@ -16,7 +16,7 @@ from egm.video.scene import Frame, Resources
 from egm.video.scenes.operator import OperatorScene
 from egm.video.scenes.tilt import TiltScene
 from egm.video.session import Session, dev_signed_config
-from egm.video.theme import LIGHT_GREY
+from egm.video.theme import AMBER, LIGHT_GREY
 
 UNTRUSTED_KEY = (
     "unknown_key: /opt/egm/rom/manifest.json: signed with key id 5f1c0e8a9b2d4c7e, which is not a trusted "
@@ -161,3 +161,16 @@ def test_event_log_lines_wrap_instead_of_being_cut_off() -> None:
     assert len(bands) >= 3, bands
     _, right = inked_columns(surface, pygame.Rect(0, 220, 1920, 600), grey)
     assert right <= 1870
+
+
+def test_a_warning_shows_on_the_attendants_page() -> None:
+    pygame.init()
+    scene = OperatorScene(Resources.create())
+    surface = pygame.Surface((1920, 1080))
+    snapshot: dict[str, Any] = {"state": "audit", "meters": {}, "event_log": []}
+    scene.draw(surface, Frame(snapshot, 0.0))
+    banner = pygame.Rect(960, 160, 900, 50)
+    assert not text_bands(surface, banner, AMBER)
+    warning = "The ticket printer's paper is low; load a new pack soon."
+    scene.draw(surface, Frame({**snapshot, "warnings": [warning]}, 0.0))
+    assert [h for _, h in text_bands(surface, banner, AMBER)]
