@@ -143,14 +143,21 @@ def x_display() -> Iterator[str]:
 REASON_AREA = pygame.Rect(60, 400, 1800, 380)
 
 
+def tilt_bands(screen: pygame.Surface) -> list[tuple[int, int]]:
+    return text_bands(screen, REASON_AREA, WHITE) + text_bands(screen, REASON_AREA, AMBER)
+
+
 def has_tilt_text(screen: pygame.Surface) -> bool:
-    return bool(text_bands(screen, REASON_AREA, WHITE) or text_bands(screen, REASON_AREA, AMBER))
+    """The tilt's wording is drawn at full size (a frame grabbed while the screen before it was still
+    shown, or half drawn, has smaller text in the area: wait past it rather than judge it)."""
+    bands = tilt_bands(screen)
+    return bool(bands) and all(height >= MIN_TEXT_PX for _, height in bands)
 
 
 def tilt_is_readable(surface: pygame.Surface, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     pygame.image.save(surface, str(SHOTS / f"{name}.png"))
-    bands = text_bands(surface, REASON_AREA, WHITE) + text_bands(surface, REASON_AREA, AMBER)
+    bands = tilt_bands(surface)
     assert bands, f"{name}: no tilt text on screen"
     assert all(height >= MIN_TEXT_PX for _, height in bands), (name, bands)
 
@@ -165,7 +172,7 @@ def survive_tilt(console: Console, display: str, fault: str, clear: str, name: s
     screen, then the fix typed there brings it back to the attract screen."""
     console(fault)
     console.wait_for("panel lamps", lambda a: eval(a).get("service") == "FLASH")
-    tilt_is_readable(wait_for_screen(display, has_tilt_text), name)
+    tilt_is_readable(wait_for_screen(display, has_tilt_text, seconds=15.0), name)
     console(clear)
     console.wait_for("panel lamps", lambda a: attract(eval(a)) and eval(a).get("service") == "OFF")
 
