@@ -78,14 +78,15 @@ class PropertyGame(Game):
         return Wager(bet_credits=bet, stake_credits=bet * self.rules.stake_units, denom_cents=denom_cents)
 
     def new_round(self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int],
-                  opponents: int | None = None) -> PropertyRound:
+                  opponents: int | None = None, log: bool = True) -> PropertyRound:
         """Draw the game's seed (its only randomness from the cabinet) and play up to the customer's
-        first decision. `opponents` defaults to the pay table's `opponents_default`."""
+        first decision. `opponents` defaults to the pay table's `opponents_default`; `log=False`
+        (the lab) keeps no event log."""
         opponents = self.rules.opponents_default if opponents is None else opponents
         if not 1 <= opponents <= self.rules.opponents_max:
             raise ValueError(f"this pay table allows 1 to {self.rules.opponents_max} opponents, "
                              f"not {opponents}")
-        return PropertyRound(self, wager, draw_game_seed(rng), opponents)
+        return PropertyRound(self, wager, draw_game_seed(rng), opponents, log)
 
     def restore(self, record: Mapping[str, Any]) -> PropertyRound:
         round_ = PropertyRound(self, Wager(**record["wager"]), record["seed"], record["opponents"])

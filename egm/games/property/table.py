@@ -639,9 +639,22 @@ class Table:
         self._event("jail", seat, card="get_out_of_jail", deck=deck, released=True)
 
     def legal(self, seat: int, kind: str) -> list[int]:
-        check = {"build": self.check_build, "sell_building": self.check_sell_building,
-                 "mortgage": self.check_mortgage, "unmortgage": self.check_unmortgage}[kind]
-        return [s for s in self.board.titles if self.owner[s] == seat and self._allowed(check, seat, s)]
+        """The titles on which `seat` may take the any-time action `kind` now."""
+        owner, houses, mortgaged = self.owner, self.houses, self.mortgaged
+        held = [s for s in self.board.titles if owner[s] == seat]
+        if kind == "build":  # cheap filters first: the full check raises on most titles
+            held = [s for s in held if houses[s] < HOTEL and self.owns_group(seat, s)]
+            check = self.check_build
+        elif kind == "unmortgage":
+            held = [s for s in held if mortgaged[s]]
+            check = self.check_unmortgage
+        elif kind == "mortgage":
+            held = [s for s in held if not mortgaged[s] and not houses[s]]
+            check = self.check_mortgage
+        else:
+            held = [s for s in held if houses[s]]
+            check = self.check_sell_building
+        return [s for s in held if self._allowed(check, seat, s)]
 
     @staticmethod
     def _allowed(check: Any, seat: int, space: int) -> bool:
