@@ -12,7 +12,10 @@ from egm.games.property.paytable import PropertyRules, example_rules
 from egm.games.property.strategy import MACHINE_STRATEGIES
 from egm.games.property.table import BANK, Refused, Request, Table, Trade
 
-RULES = PropertyRules.model_validate(example_rules())
+SHIPPED = PropertyRules.model_validate(example_rules())
+# The rules tests start from an empty board: no quick-start deal.
+NO_DEAL = SHIPPED.short_form.model_copy(update={"quick_start_deeds": 0})
+RULES = SHIPPED.model_copy(update={"short_form": NO_DEAL})
 BOARD = Board(RULES)
 MACHINE = MACHINE_STRATEGIES["property-reserve/1"]
 NAMES = {name: i for i, name in reversed(list(enumerate(BOARD.names)))}
@@ -429,6 +432,16 @@ def test_a_seat_short_of_cash_mortgages_then_sells_then_goes_bankrupt_to_its_cre
     assert t.houses[MED] == t.houses[BALTIC] == 0
     # The creditor took the cash (100 + 100 + 25 + 25 + 30 + 30 = 310) and paid the interest at once.
     assert t.seats[1].cash == 1500 + 310 - (10 + 3 + 3) and conserved(t)
+
+
+def test_the_quick_start_deal_gives_each_seat_its_titles_free() -> None:
+    t = Table(BOARD, SHIPPED, 3, 8, [MACHINE] * 3)
+    dealt = [sum(1 for s in BOARD.titles if t.owner[s] == seat) for seat in range(3)]
+    assert dealt == [SHIPPED.short_form.quick_start_deeds] * 3
+    assert [seat.cash for seat in t.seats] == [1500] * 3 and t.bank == 0
+    assert [e["kind"] for e in t.events] == ["buy"] * 6 and all(e["price"] == 0 for e in t.events)
+    again = Table(BOARD, SHIPPED, 3, 8, [MACHINE] * 3)
+    assert again.owner == t.owner  # drawn from the game's DRBG: the same seed deals the same titles
 
 
 def test_a_whole_game_conserves_money_and_ends_by_the_short_form() -> None:
