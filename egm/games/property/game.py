@@ -44,6 +44,7 @@ from egm.games.property.table import Flow, Refused, Request, Table, Trade
 from egm.rng import Rng
 
 CUSTOMER = 0
+LOG_EVENTS = 12  # the latest events the view carries for the table's log
 SPACE_ACTIONS = ("build", "sell_building", "mortgage", "unmortgage")
 ALLOWED = {
     "turn": ("roll", *SPACE_ACTIONS, "trade"),
@@ -72,6 +73,7 @@ class PropertyGame(Game):
                              f"use one of {sorted(MACHINE_STRATEGIES)}")
         self.strategy: ReserveStrategy = MACHINE_STRATEGIES[strategy]
         self.board = Board(self.rules)
+        self.spaces = [self.board.space_json(i) for i in range(len(self.board.names))]  # for the scene
 
     def default_wager(self, denom_cents: int) -> Wager:
         bet = self.paytable.header.default_bet_credits
@@ -296,6 +298,7 @@ class PropertyRound(Round):
         return {
             "game": self.game.game_id,
             "step": self.step,
+            "spaces": self.game.spaces,
             "round": table.round,
             "rounds": self.game.rules.short_form.rounds,
             "waiting": waiting,
@@ -312,5 +315,6 @@ class PropertyRound(Round):
             "last_card": list(table.last_card) if table.last_card else None,
             "last_trade": table.last_trade,
             "recent": events[self._seen:],
+            "log": events[-LOG_EVENTS:],
             "result": self.result if self.finished else None,
         }

@@ -1,0 +1,77 @@
+"""The Property table scene: it draws every step of a game, and each button it offers is a decision
+the round accepts."""
+
+from __future__ import annotations
+
+import os
+from types import SimpleNamespace
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame
+import pytest
+
+from egm.events import PlayerDecision
+from egm.games.base import DecisionRefused
+from egm.games.property.game import PropertyGame
+from egm.games.property.paytable import PropertyRules, example_rules
+from egm.games.property.scene import BOARD, PropertyScene, describe, space_rect
+from egm.rng import Rng
+from egm.video.scene import Frame, Resources
+
+
+@pytest.fixture(scope="module")
+def scene() -> PropertyScene:
+    pygame.init()
+    return PropertyScene(Resources.create())
+
+
+def game() -> PropertyGame:
+    header = SimpleNamespace(strategy="property-reserve/1", default_bet_credits=1)
+    return PropertyGame(SimpleNamespace(header=header, rules=PropertyRules.model_validate(example_rules())))
+
+
+def test_the_spaces_tile_the_board_edge_without_overlap() -> None:
+    rects = [space_rect(i) for i in range(40)]
+    assert all(not a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+    assert rects[0].bottomright == BOARD.bottomright and rects[10].bottomleft == BOARD.bottomleft
+    assert rects[20].topleft == BOARD.topleft and rects[30].topright == BOARD.topright
+    inner = BOARD.inflate(-2 * rects[0].width, -2 * rects[0].height)
+    assert sum(r.width * r.height for r in rects) == BOARD.width * BOARD.height - inner.width * inner.height
+
+
+def test_every_button_is_a_decision_the_round_takes(scene: PropertyScene) -> None:
+    g = game()
+    round_ = g.new_round(g.default_wager(1), Rng.from_seed(8), {})
+    surface = pygame.Surface((1920, 930))
+    steps, pressed = set(), 0
+    while not round_.finished:
+        view = round_.view()
+        frame = Frame({"game": {"view": view}}, 0.0)
+        owned = [i for i, owner in enumerate(view["owner"]) if owner == 0]
+        scene.selected = owned[0] if owned else None
+        scene.draw(surface, frame)
+        steps.add(view["step"])
+        buttons = scene.buttons(view)
+        assert buttons, f"no button on step {view['step']}"
+        flow = [b for b in buttons if b.decision.kind in ("roll", "buy", "decline", "bid", "pay_fine")]
+        button = flow[-1] if view["step"] == "auction" else flow[0]
+        up = pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=button.rect.center)
+        sent = scene.handle(up, frame)
+        assert sent == [PlayerDecision(button.decision)]
+        try:
+            round_.decide(sent[0].decision)
+        except DecisionRefused as exc:
+            raise AssertionError(f"the scene offered a refused decision: {exc}") from exc
+        pressed += 1
+    scene.draw(surface, Frame({"game": {"view": round_.view()}}, 0.0))
+    assert {"turn", "buy"} <= steps and pressed > 20
+
+
+def test_the_log_describes_every_kind_of_event() -> None:
+    g = game()
+    round_ = g.new_round(g.default_wager(1), Rng.from_seed(2), {})
+    while not round_.finished:
+        round_.decide(round_.reference_decision())
+    lines = [describe(event, g.spaces) for event in round_.table.events]
+    assert all(lines) and any("threw" in line for line in lines) and any("buys" in line for line in lines)
