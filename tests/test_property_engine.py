@@ -444,12 +444,13 @@ def test_the_quick_start_deal_gives_each_seat_its_titles_free() -> None:
     assert again.owner == t.owner  # drawn from the game's DRBG: the same seed deals the same titles
 
 
-def test_a_whole_game_conserves_money_and_ends_by_the_short_form() -> None:
-    for seed in range(20):
-        t = table(seed=seed)
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_a_whole_game_conserves_money_and_ends_by_the_short_form(seats: int) -> None:
+    for seed in range(12):
+        t = Table(BOARD, SHIPPED, seats, seed, [MACHINE] * seats)
         run(t.play())
         assert t.finished and conserved(t)
-        cash = [RULES.starting_cash] * 2
+        cash = [RULES.starting_cash] * seats
         for event in t.events:
             if event.get("amount"):
                 if event["payer"] != "bank":
@@ -458,4 +459,4 @@ def test_a_whole_game_conserves_money_and_ends_by_the_short_form() -> None:
                     cash[event["payee"]] += event["amount"]
             assert event["cash_after"] == cash
         bankrupt = any(seat.bankrupt for seat in t.seats)
-        assert bankrupt or t.turns_played == [RULES.short_form.rounds] * 2
+        assert bankrupt or t.turns_played == [RULES.short_form.rounds] * seats

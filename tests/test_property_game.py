@@ -198,3 +198,27 @@ def test_net_worth_counts_cash_titles_mortgaged_at_half_and_buildings_at_cost() 
     table.mortgaged[PARK] = True
     table.houses[BOARDWALK] = 3
     assert table.net_worth(0) == table.seats[0].cash + 400 + 175 + 3 * 200
+
+
+@pytest.mark.parametrize("step", ["turn", "jail"])
+def test_a_scarce_house_the_customer_asks_for_goes_to_auction(step: str) -> None:
+    round_ = next(r for r in map(in_jail, range(50)) if r is not None) if step == "jail" else at_turn()
+    table = round_.table
+    for space in table.board.titles:
+        table.owner[space] = -1
+    table.owner[MED] = table.owner[BALTIC] = 0
+    table.owner[ORIENTAL] = table.owner[ORIENTAL + 2] = table.owner[ORIENTAL + 3] = 1
+    table.bank_houses = 1
+    for seat in table.seats:  # both can pay: the Bank makes up the difference, so money is conserved
+        table.bank += seat.cash - 1000
+        seat.cash = 1000
+    before = len(table.events)
+    round_.decide(Decision("build", {"space": MED}))
+    assert round_.step == "auction" and round_.request.lot == "house"
+    refused(round_, "bid", "cannot bid", amount=10**6)
+    round_.decide(Decision("bid", {"amount": 60}))
+    auction = next(e for e in table.events[before:] if e["kind"] == "auction")
+    # The machine bids twice the $50 cost, $100, and wins: its house goes up at once on its group.
+    assert auction["winner"] == 1 and auction["price"] == 100
+    build = next(e for e in table.events[before:] if e["kind"] == "build")
+    assert build["seat"] == 1 and build["amount"] == 100 and table.houses[MED] == 0

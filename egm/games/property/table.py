@@ -262,16 +262,18 @@ class Table:
 
     def _turn(self, seat: int) -> Flow:
         player = self.seats[seat]
-        if player.in_jail:
+        while player.in_jail:
             choice = yield from self._ask(Request(seat, "jail"))
             if choice == "card":
                 self.use_jail_card(seat)
             elif choice == "fine":
                 self._charge(seat, BANK, self.rules.jail_fine, "jail", fine=True)
                 self._leave_jail(seat)
-            else:
+            elif choice == "roll":
                 yield from self._jail_throw(seat)
                 return
+            else:  # a scarce building the outside seat asked for: ("build", space)
+                yield from self.building_auction(seat, choice[1])
         doubles = 0
         while True:
             answer = yield from self._ask(Request(seat, "turn"))
