@@ -10,7 +10,7 @@ import pytest
 
 from egm.games.property.board import Board
 from egm.games.property.lab import PropertyLab
-from egm.games.property.markov import MovementChain, landing_check, walk_counts
+from egm.games.property.lab.markov import MovementChain, landing_check, walk_counts
 from egm.games.property.paytable import PropertyRules, example_rules
 
 RULES = PropertyRules.model_validate(example_rules())

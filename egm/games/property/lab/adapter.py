@@ -13,7 +13,7 @@ game after game, with the event log off), heads-up or with the pay table's defau
 Awards count the games in which the customer hit them.
 
 The exact figures are the landing frequencies of the 40 spaces from the movement chain
-(egm.games.property.markov), each with the walk's simulated frequency and its interval in the
+(egm.games.property.lab.markov), each with the walk's simulated frequency and its interval in the
 method text, and `landing_check_agrees`, the number of spaces whose simulation agrees.
 """
 
@@ -24,7 +24,7 @@ from typing import Any
 
 from egm.games.property.board import Board
 from egm.games.property.game import PropertyGame, PropertyRound
-from egm.games.property.markov import landing_check
+from egm.games.property.lab.markov import landing_check
 from egm.games.property.paytable import PropertyRules
 from egm.games.property.strategy import (
     INVESTOR_STRATEGY,
