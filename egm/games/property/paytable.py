@@ -191,6 +191,15 @@ class PropertyRules(Strict):
             raise ValueError("the quick-start deal needs more title cards than the board has")
         return self
 
+    @property
+    def stake_bets(self) -> int:
+        """The stake is `stake_units` bets of B credits (the cabinet's wager offer)."""
+        return self.stake_units
+
+    @property
+    def side_bet_limits(self) -> dict[str, int]:
+        return {}  # Property has no side bet
+
     def margin_units(self, margin: int) -> int:
         """Units the margin tier pays (margin = customer net worth - best opponent's, dollars)."""
         return max((tier.pays for tier in self.margin_pays if tier.min_margin <= margin), default=0)

@@ -139,49 +139,7 @@ class PropertyScene(Scene):
         return []
 
     def buttons(self, view: dict[str, Any]) -> list[Button]:
-        """The customer's choices now, laid out in two rows at the foot of the panel."""
-        step = view.get("step")
-        choices: list[tuple[str, Decision]] = []
-        cash = view["seats"][0]["cash"]
-        waiting = view.get("waiting") or {}
-        if step in ("turn", "jail"):
-            choices.append(("ROLL", Decision("roll")))
-        if step == "jail":
-            choices += [("PAY $50", Decision("pay_fine")), ("USE CARD", Decision("use_card"))]
-        if step == "buy":
-            if cash >= view["spaces"][waiting["space"]]["price"]:
-                choices.append(("BUY", Decision("buy")))
-            choices.append(("DECLINE", Decision("decline")))
-        if step == "auction":
-            lot = view["spaces"][waiting["space"]]
-            price = lot["price"] if waiting.get("lot") == "property" else 2 * lot["house_cost"]
-            for label, amount in (("PASS", 0), ("BID 1/2", price // 2), ("BID", price)):
-                if amount <= cash:
-                    text = label if not amount else f"{label} ${amount}"
-                    choices.append((text, Decision("bid", {"amount": amount})))
-        space = self.selected
-        if space is not None and step in ("turn", "jail", "buy"):
-            legal = view.get("legal", {})
-            for kind, label in (("build", "BUILD"), ("sell_building", "SELL HOUSE"),
-                                ("mortgage", "MORTGAGE"), ("unmortgage", "LIFT MORTGAGE")):
-                if space in legal.get(kind, []):
-                    choices.append((label, Decision(kind, {"space": space})))
-            price = view["spaces"][space]["price"]
-            owner = view["owner"][space]
-            if step != "buy" and price and owner > 0:
-                choices.append((f"ASK TO BUY ${price}", Decision(
-                    "trade", {"with": owner, "give": [], "get": [space], "cash": price})))
-            if step != "buy" and price and owner == 0 and view["houses"][space] == 0:
-                choices.append((f"OFFER TO SELL ${price}", Decision(
-                    "trade", {"with": 1, "give": [space], "get": [], "cash": -price})))
-        width = (PANEL_RECT.width - 40 - 30) // 4
-        out = []
-        for k, (label, decision) in enumerate(choices[:8]):
-            row, col = divmod(k, 4)
-            rect = pygame.Rect(PANEL_RECT.x + 20 + col * (width + 10),
-                               PANEL_RECT.bottom - 2 * BUTTON_H - 30 + row * (BUTTON_H + 10), width, BUTTON_H)
-            out.append(Button(label, decision, rect))
-        return out
+        return choice_buttons(view, self.selected)
 
     # --- drawing ----------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface, frame: Frame) -> None:
@@ -316,3 +274,50 @@ def _wrap(text: str, width: int) -> list[str]:
         else:
             line = f"{line} {word}".strip()
     return [*lines, line] if line else lines
+
+
+def choice_buttons(view: dict[str, Any], selected: int | None) -> list[Button]:
+    """The customer's choices now (`selected`: the space tapped, if any), laid out in two rows at the
+    foot of the panel."""
+    step = view.get("step")
+    choices: list[tuple[str, Decision]] = []
+    cash = view["seats"][0]["cash"]
+    waiting = view.get("waiting") or {}
+    if step in ("turn", "jail"):
+        choices.append(("ROLL", Decision("roll")))
+    if step == "jail":
+        choices += [("PAY $50", Decision("pay_fine")), ("USE CARD", Decision("use_card"))]
+    if step == "buy":
+        if cash >= view["spaces"][waiting["space"]]["price"]:
+            choices.append(("BUY", Decision("buy")))
+        choices.append(("DECLINE", Decision("decline")))
+    if step == "auction":
+        lot = view["spaces"][waiting["space"]]
+        price = lot["price"] if waiting.get("lot") == "property" else 2 * lot["house_cost"]
+        for label, amount in (("PASS", 0), ("BID 1/2", price // 2), ("BID", price)):
+            if amount <= cash:
+                text = label if not amount else f"{label} ${amount}"
+                choices.append((text, Decision("bid", {"amount": amount})))
+    space = selected
+    if space is not None and step in ("turn", "jail", "buy"):
+        legal = view.get("legal", {})
+        for kind, label in (("build", "BUILD"), ("sell_building", "SELL HOUSE"),
+                            ("mortgage", "MORTGAGE"), ("unmortgage", "LIFT MORTGAGE")):
+            if space in legal.get(kind, []):
+                choices.append((label, Decision(kind, {"space": space})))
+        price = view["spaces"][space]["price"]
+        owner = view["owner"][space]
+        if step != "buy" and price and owner > 0:
+            choices.append((f"ASK TO BUY ${price}", Decision(
+                "trade", {"with": owner, "give": [], "get": [space], "cash": price})))
+        if step != "buy" and price and owner == 0 and view["houses"][space] == 0:
+            choices.append((f"OFFER TO SELL ${price}", Decision(
+                "trade", {"with": 1, "give": [space], "get": [], "cash": -price})))
+    width = (PANEL_RECT.width - 40 - 30) // 4
+    out = []
+    for k, (label, decision) in enumerate(choices[:8]):
+        row, col = divmod(k, 4)
+        rect = pygame.Rect(PANEL_RECT.x + 20 + col * (width + 10),
+                           PANEL_RECT.bottom - 2 * BUTTON_H - 30 + row * (BUTTON_H + 10), width, BUTTON_H)
+        out.append(Button(label, decision, rect))
+    return out
