@@ -43,14 +43,14 @@ def refused(round_: PropertyRound, kind: str, match: str, **args: Any) -> None:
 
 def at_turn(seed: int = 3) -> PropertyRound:
     round_ = new_round(seed)
-    while round_.step != "turn":
+    while round_.awaiting != "turn":
         round_.decide(round_.reference_decision())
     return round_
 
 
 def test_the_round_waits_on_the_customers_turn_and_machines_move_by_themselves() -> None:
     round_ = new_round()
-    assert round_.step in ("turn", "buy")
+    assert round_.awaiting in ("turn", "buy") and round_.step == "play"
     assert round_.view()["waiting"]["seat"] == 0
     moves = 0
     while not round_.finished:
@@ -82,9 +82,9 @@ def test_building_unevenly_or_without_the_group_or_on_mortgaged_land_is_refused(
 def test_buying_without_the_cash_is_refused_until_cash_is_raised() -> None:
     for seed in range(200):
         round_ = new_round(seed)
-        while not round_.finished and round_.step != "buy":
+        while not round_.finished and round_.awaiting != "buy":
             round_.decide(round_.reference_decision())
-        if round_.step == "buy":
+        if round_.awaiting == "buy":
             break
     table = round_.table
     space = round_.request.space
@@ -126,7 +126,7 @@ def test_decisions_out_of_turn_or_of_the_wrong_kind_are_refused() -> None:
 
 def in_jail(seed: int) -> PropertyRound | None:
     round_ = new_round(seed)
-    while not round_.finished and round_.step != "jail":
+    while not round_.finished and round_.awaiting != "jail":
         round_.decide(round_.reference_decision())
     return None if round_.finished else round_
 
@@ -136,7 +136,7 @@ def test_jail_decisions_fine_card_or_roll() -> None:
     table = round_.table
     refused(round_, "use_card", "no Get out of Jail Free card")
     round_.decide(Decision("pay_fine"))
-    assert round_.step == "turn" and not table.seats[0].in_jail
+    assert round_.awaiting == "turn" and not table.seats[0].in_jail
     assert table.events[-1]["kind"] == "jail" and table.events[-1]["amount"] == 50
     round_ = next(r for r in map(in_jail, range(50)) if r is not None)
     table = round_.table
@@ -214,7 +214,7 @@ def test_a_scarce_house_the_customer_asks_for_goes_to_auction(step: str) -> None
         seat.cash = 1000
     before = len(table.events)
     round_.decide(Decision("build", {"space": MED}))
-    assert round_.step == "auction" and round_.request.lot == "house"
+    assert round_.awaiting == "auction" and round_.request.lot == "house"
     refused(round_, "bid", "cannot bid", amount=10**6)
     round_.decide(Decision("bid", {"amount": 60}))
     auction = next(e for e in table.events[before:] if e["kind"] == "auction")

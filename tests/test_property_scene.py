@@ -51,11 +51,11 @@ def test_every_button_is_a_decision_the_round_takes(scene: PropertyScene) -> Non
         owned = [i for i, owner in enumerate(view["owner"]) if owner == 0]
         scene.selected = owned[0] if owned else None
         scene.draw(surface, frame)
-        steps.add(view["step"])
+        steps.add(view["decision"])
         buttons = scene.buttons(view)
-        assert buttons, f"no button on step {view['step']}"
+        assert buttons, f"no button on decision {view['decision']}"
         flow = [b for b in buttons if b.decision.kind in ("roll", "buy", "decline", "bid", "pay_fine")]
-        button = flow[-1] if view["step"] == "auction" else flow[0]
+        button = flow[-1] if view["decision"] == "auction" else flow[0]
         up = pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=button.rect.center)
         sent = scene.handle(up, frame)
         assert sent == [PlayerDecision(button.decision)]

@@ -23,8 +23,8 @@ at the same decision with the same dice and cards.
 >>> header = SimpleNamespace(strategy="property-reserve/1", default_bet_credits=1)
 >>> game = PropertyGame(SimpleNamespace(header=header, rules=PropertyRules.model_validate(example_rules())))
 >>> round_ = game.new_round(game.default_wager(1), Rng.from_seed(7), {})
->>> round_.step
-'turn'
+>>> round_.step, round_.awaiting
+('play', 'turn')
 >>> while not round_.finished:
 ...     round_.decide(round_.reference_decision())
 >>> game.restore(round_.to_record()).view() == round_.view()
@@ -62,7 +62,9 @@ def draw_game_seed(rng: Rng) -> int:
 class PropertyGame(Game):
     game_id: ClassVar[str] = "property"
     title: ClassVar[str] = "Property"
-    steps: ClassVar[tuple[str, ...]] = ("turn", "jail", "buy", "auction", "complete")
+    # The cabinet's game states only move forward, so the round is "play" until it is complete; what
+    # the customer is asked now ("turn", "jail", "buy", "auction") is `PropertyRound.awaiting`.
+    steps: ClassVar[tuple[str, ...]] = ("play", "complete")
 
     def __init__(self, paytable: Any) -> None:
         super().__init__(paytable)
@@ -121,7 +123,12 @@ class PropertyRound(Round):
 
     @property
     def step(self) -> str:
-        return "complete" if self.request is None else self.request.kind
+        return "complete" if self.request is None else "play"
+
+    @property
+    def awaiting(self) -> str:
+        """The decision the customer owes now: "turn", "jail", "buy", "auction" ("" once complete)."""
+        return "" if self.request is None else self.request.kind
 
     def decide(self, decision: Decision) -> None:
         answer = self._check(decision)
@@ -298,6 +305,7 @@ class PropertyRound(Round):
         return {
             "game": self.game.game_id,
             "step": self.step,
+            "decision": self.awaiting,
             "spaces": self.game.spaces,
             "round": table.round,
             "rounds": self.game.rules.short_form.rounds,

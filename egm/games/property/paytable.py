@@ -15,7 +15,7 @@ customer has built a hotel, `monopoly` when the customer ends the game holding a
 >>> rules.board[39].name, rules.board[39].price, rules.board[0].kind
 ('Boardwalk', 400, 'go')
 >>> rules.margin_units(-10_000), rules.margin_units(0), rules.margin_units(500)
-(0, 3, 5)
+(0, 3, 4)
 """
 
 from __future__ import annotations

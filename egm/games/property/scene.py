@@ -256,7 +256,7 @@ class PropertyScene(Scene):
                       "jail": "IN JAIL: ROLL FOR DOUBLES, PAY $50 OR USE A CARD",
                       "buy": f"BUY {where.upper()} FOR ${view['spaces'][space]['price'] if where else ''}?",
                       "auction": f"AUCTION: {where.upper()} ({waiting.get('lot', '')})",
-                      }.get(view.get("step", ""), "")
+                      }.get(view.get("decision", ""), "")
         kit.text(surface, prompt, (x, PANEL_RECT.bottom - 2 * BUTTON_H - 70), 28, GOLD, bold=True)
         for button in self.buttons(view) if view.get("waiting") else []:
             pygame.draw.rect(surface, (50, 46, 80), button.rect, border_radius=10)
@@ -279,7 +279,7 @@ def _wrap(text: str, width: int) -> list[str]:
 def choice_buttons(view: dict[str, Any], selected: int | None) -> list[Button]:
     """The customer's choices now (`selected`: the space tapped, if any), laid out in two rows at the
     foot of the panel."""
-    step = view.get("step")
+    step = view.get("decision")
     choices: list[tuple[str, Decision]] = []
     cash = view["seats"][0]["cash"]
     waiting = view.get("waiting") or {}
