@@ -96,7 +96,8 @@ def describe(event: dict[str, Any], spaces: list[dict[str, Any]]) -> str:
     if kind == "jail":
         return f"{who} pays the ${amount} fine" if amount else f"{who}: jail ({event.get('reason', 'card')})"
     texts = {
-        "buy": f"{who} buys {space} for ${event.get('price', amount)}",
+        "buy": (f"{who} is dealt {space}" if event.get("quick_start")
+                else f"{who} buys {space} for ${event.get('price', amount)}"),
         "auction": (f"{who} wins {space} at auction for ${event.get('price')}"
                     if event.get("winner") is not None else f"no bid for {space}"),
         "rent": f"{who} pays ${amount} rent to SEAT {event.get('payee')}",
