@@ -4,7 +4,6 @@ recovery at every decision, and what the result pays."""
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -15,14 +14,14 @@ from egm.games.property.game import PropertyGame, PropertyRound
 from egm.games.property.paytable import PropertyRules, example_rules
 from egm.games.property.strategy import RandomStrategy
 from egm.rng import Rng
+from tests.property_support import shipped_paytable
 
 RULES = PropertyRules.model_validate(example_rules())
 MED, BALTIC, ORIENTAL, BOARDWALK, PARK = 1, 3, 6, 39, 37
 
 
 def game(rules: PropertyRules = RULES) -> PropertyGame:
-    header = SimpleNamespace(strategy="property-reserve/1", default_bet_credits=1)
-    return PropertyGame(SimpleNamespace(header=header, rules=rules))
+    return PropertyGame(shipped_paytable(rules))
 
 
 def new_round(seed: int = 3) -> PropertyRound:
@@ -31,7 +30,7 @@ def new_round(seed: int = 3) -> PropertyRound:
 
 
 def snapshot(round_: PropertyRound) -> str:
-    return json.dumps([round_.to_record(), round_.view(), round_.table.bank], sort_keys=True)
+    return json.dumps([round_.to_record(), round_.table_view(), round_.table.bank], sort_keys=True)
 
 
 def refused(round_: PropertyRound, kind: str, match: str, **args: Any) -> None:
@@ -51,7 +50,7 @@ def at_turn(seed: int = 3) -> PropertyRound:
 def test_the_round_waits_on_the_customers_turn_and_machines_move_by_themselves() -> None:
     round_ = new_round()
     assert round_.awaiting in ("turn", "buy") and round_.step == "play"
-    assert round_.view()["waiting"]["seat"] == 0
+    assert round_.table_view()["waiting"]["seat"] == 0
     moves = 0
     while not round_.finished:
         assert round_.request is not None and round_.request.seat == 0
@@ -106,10 +105,10 @@ def test_a_trade_with_buildings_or_titles_not_held_is_refused_and_a_fair_one_acc
     refused(round_, "trade", "needs 'with'", **{"with": "one", "give": [ORIENTAL]})
     # An offer the machine refuses: Oriental for nothing back but $300 from it.
     round_.decide(Decision("trade", {"with": 1, "give": [ORIENTAL], "get": [], "cash": -300}))
-    assert table.owner[ORIENTAL] == 0 and round_.view()["last_trade"]["accepted"] is False
+    assert table.owner[ORIENTAL] == 0 and round_.table_view()["last_trade"]["accepted"] is False
     # Oriental for $50 only: the machine gains $50 of value and the customer loses it.
     round_.decide(Decision("trade", {"with": 1, "give": [ORIENTAL], "get": [], "cash": -50}))
-    assert table.owner[ORIENTAL] == 1 and round_.view()["last_trade"]["accepted"] is True
+    assert table.owner[ORIENTAL] == 1 and round_.table_view()["last_trade"]["accepted"] is True
     assert table.events[-1]["kind"] == "trade" and table.events[-1]["amount"] == 50
 
 
@@ -163,7 +162,7 @@ def test_recovery_at_every_decision_gives_back_the_same_game(seed: int) -> None:
             round_.decide(round_.reference_decision())
         steps += 1
         restored = g.restore(json.loads(json.dumps(round_.to_record())))
-        assert restored.view() == round_.view()
+        assert restored.table_view() == round_.table_view()
         assert restored.table.events == round_.table.events
     assert steps > 10
     assert round_.outcome() == g.restore(round_.to_record()).outcome()

@@ -3,7 +3,7 @@ movement rules (the Markov chain against walks through the engine)."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,14 +12,14 @@ from egm.games.property.board import Board
 from egm.games.property.lab import PropertyLab
 from egm.games.property.lab.markov import MovementChain, landing_check, walk_counts
 from egm.games.property.paytable import PropertyRules, example_rules
+from tests.property_support import shipped_paytable
 
 RULES = PropertyRules.model_validate(example_rules())
 BOARD = Board(RULES)
 
 
-def paytable() -> SimpleNamespace:
-    header = SimpleNamespace(strategy="property-reserve/1", default_bet_credits=1, denominations_cents=[1])
-    return SimpleNamespace(id="property-std", header=header, rules=RULES)
+def paytable() -> Any:
+    return shipped_paytable()
 
 
 @pytest.mark.parametrize("strategy", ["property-reserve/1", "property-investor/1", "random"])

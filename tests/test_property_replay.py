@@ -4,13 +4,13 @@ alone and finds it conserved (the Bank plus the seats), event by event and at th
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from egm.games.property.paytable import PropertyRules, example_rules
 from egm.games.property.replay import replay_game
+from tests.property_support import shipped_paytable
 
 RULES = PropertyRules.model_validate(example_rules())
 EVENT_KINDS = {"roll", "move", "buy", "auction", "rent", "tax", "card", "build", "sell_building", "mortgage",
@@ -22,8 +22,7 @@ NEEDS = {"roll": {"dice"}, "move": {"from", "to"}, "buy": {"space", "price"}, "a
 
 
 def paytable() -> Any:
-    header = SimpleNamespace(strategy="property-reserve/1", default_bet_credits=1, denominations_cents=[1, 5])
-    return SimpleNamespace(id="property-std", header=header, rules=RULES)
+    return shipped_paytable()
 
 
 def replay(seed: int) -> dict[str, Any]:

@@ -4,7 +4,6 @@ the round accepts."""
 from __future__ import annotations
 
 import os
-from types import SimpleNamespace
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
@@ -14,10 +13,10 @@ import pytest
 from egm.events import PlayerDecision
 from egm.games.base import DecisionRefused
 from egm.games.property.game import PropertyGame
-from egm.games.property.paytable import PropertyRules, example_rules
 from egm.games.property.scene import BOARD, PropertyScene, describe, space_rect
 from egm.rng import Rng
 from egm.video.scene import Frame, Resources
+from tests.property_support import shipped_paytable
 
 
 @pytest.fixture(scope="module")
@@ -27,8 +26,7 @@ def scene() -> PropertyScene:
 
 
 def game() -> PropertyGame:
-    header = SimpleNamespace(strategy="property-reserve/1", default_bet_credits=1)
-    return PropertyGame(SimpleNamespace(header=header, rules=PropertyRules.model_validate(example_rules())))
+    return PropertyGame(shipped_paytable())
 
 
 def test_the_spaces_tile_the_board_edge_without_overlap() -> None:
@@ -46,8 +44,8 @@ def test_every_button_is_a_decision_the_round_takes(scene: PropertyScene) -> Non
     surface = pygame.Surface((1920, 930))
     steps, pressed = set(), 0
     while not round_.finished:
-        view = round_.view()
-        frame = Frame({"game": {"view": view}}, 0.0)
+        view = round_.table_view()
+        frame = Frame({"game": {"view": round_.view()}}, 0.0)
         owned = [i for i, owner in enumerate(view["owner"]) if owner == 0]
         scene.selected = owned[0] if owned else None
         scene.draw(surface, frame)

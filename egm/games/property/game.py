@@ -18,10 +18,12 @@ Anything else, or anything the rules forbid, is refused with a sentence and noth
 is the seed, the opponents and every accepted decision; `restore` replays them, so a round comes back
 at the same decision with the same dice and cards.
 
+>>> from egm.config import PROJECT_ROOT
+>>> from egm.rom.paytable import parse_paytable
 >>> from types import SimpleNamespace
->>> from egm.games.property.paytable import PropertyRules, example_rules
->>> header = SimpleNamespace(strategy="property-reserve/1", default_bet_credits=1)
->>> game = PropertyGame(SimpleNamespace(header=header, rules=PropertyRules.model_validate(example_rules())))
+>>> path = PROJECT_ROOT / "paytables" / "property.toml"
+>>> header, rules = parse_paytable(path, path.read_bytes())
+>>> game = PropertyGame(SimpleNamespace(header=header, rules=rules))
 >>> round_ = game.new_round(game.default_wager(1), Rng.from_seed(7), {})
 >>> round_.step, round_.awaiting
 ('play', 'turn')
@@ -36,14 +38,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, Wager
+from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, RoundView, Wager
 from egm.games.property.board import Board
 from egm.games.property.paytable import PropertyRules
 from egm.games.property.strategy import MACHINE_STRATEGIES, ReserveStrategy
 from egm.games.property.table import Flow, Refused, Request, Table, Trade
+from egm.games.record import open_record, seal
 from egm.rng import Rng
 
 CUSTOMER = 0
+RECORD_FORMAT = 1
+RESULT_TITLES = {"win": "YOU WIN BY", "tie": "A TIE", "loss": "YOU LOSE BY"}
 LOG_EVENTS = 12  # the latest events the view carries for the table's log
 SPACE_ACTIONS = ("build", "sell_building", "mortgage", "unmortgage")
 ALLOWED = {
@@ -79,13 +84,15 @@ class PropertyGame(Game):
 
     def default_wager(self, denom_cents: int) -> Wager:
         bet = self.paytable.header.default_bet_credits
-        return Wager(bet_credits=bet, stake_credits=bet * self.rules.stake_units, denom_cents=denom_cents)
+        return Wager(bet_credits=bet, stake_credits=self.wager_offer().stake_credits(bet, {}),
+                     denom_cents=denom_cents)
 
     def new_round(self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int],
                   opponents: int | None = None, log: bool = True) -> PropertyRound:
         """Draw the game's seed (its only randomness from the cabinet) and play up to the customer's
         first decision. `opponents` defaults to the pay table's `opponents_default`; `log=False`
         (the lab) keeps no event log."""
+        self.check_wager(wager)
         opponents = self.rules.opponents_default if opponents is None else opponents
         if not 1 <= opponents <= self.rules.opponents_max:
             raise ValueError(f"this pay table allows 1 to {self.rules.opponents_max} opponents, "
@@ -93,8 +100,10 @@ class PropertyGame(Game):
         return PropertyRound(self, wager, draw_game_seed(rng), opponents, log)
 
     def restore(self, record: Mapping[str, Any]) -> PropertyRound:
-        round_ = PropertyRound(self, Wager(**record["wager"]), record["seed"], record["opponents"])
-        for decision in record["decisions"]:
+        opened = open_record(record, self.game_id, RECORD_FORMAT)
+        body = opened.body
+        round_ = PropertyRound(self, opened.wager, body["seed"], body["opponents"])
+        for decision in body["decisions"]:
             round_.decide(Decision.from_record(decision))
         return round_
 
@@ -290,12 +299,27 @@ class PropertyRound(Round):
         )
 
     def to_record(self) -> dict[str, Any]:
-        wager = {"bet_credits": self.wager.bet_credits, "stake_credits": self.wager.stake_credits,
-                 "denom_cents": self.wager.denom_cents}
-        return {"wager": wager, "seed": self.seed, "opponents": self.opponents,
-                "decisions": list(self.decisions)}
+        return seal(self.game.game_id, RECORD_FORMAT, self.wager,
+                    {"seed": self.seed, "opponents": self.opponents, "decisions": list(self.decisions)})
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> RoundView:
+        text = ""
+        if self.finished:
+            text = RESULT_TITLES[self.result] + (f" ${abs(self.margin):,}" if self.margin else "")
+        return RoundView(
+            game_id=self.game.game_id,
+            step=self.step,
+            bet_credits=self.wager.bet_credits,
+            stake_credits=self.wager.stake_credits,
+            decision_awaited=not self.finished,
+            auto_decision=not self.finished,
+            win_credits=self.outcome().win_credits if self.finished else None,
+            result_text=text,
+            table=self.table_view(),
+        )
+
+    def table_view(self) -> dict[str, Any]:
+        """The table scene's own data (egm/games/property/scene.py reads it)."""
         table, request = self.table, self.request
         events = table.events or []
         waiting = None

@@ -127,7 +127,7 @@ class PropertyScene(Scene):
 
     # --- input ------------------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
-        view = dict(frame.game)
+        view = dict(frame.table)
         if event.type != pygame.MOUSEBUTTONUP or event.button != 1 or not view.get("waiting"):
             return []
         for button in self.buttons(view):
@@ -144,7 +144,7 @@ class PropertyScene(Scene):
 
     # --- drawing ----------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface, frame: Frame) -> None:
-        view = dict(frame.game)
+        view = dict(frame.table)
         surface.fill(FELT_DARK)
         if not view.get("spaces"):
             return
