@@ -21,7 +21,6 @@ customer has built a hotel, `monopoly` when the customer ends the game holding a
 from __future__ import annotations
 
 import tomllib
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, model_validator
@@ -210,9 +209,3 @@ def example_rules() -> dict[str, Any]:
     with (PROJECT_ROOT / "paytables" / "property.toml").open("rb") as handle:
         return tomllib.load(handle)["game"]
 
-
-def load_rules(path: Path) -> PropertyRules:
-    """The `[game]` table of a pay-table file, validated (no signature check: tests and tools only;
-    the cabinet and the lab load pay tables through the ROM)."""
-    with path.open("rb") as handle:
-        return PropertyRules.model_validate(tomllib.load(handle)["game"])

@@ -29,7 +29,6 @@ from egm.games.property.paytable import BOARD_SIZE, CardSpec, PropertyRules
 from egm.rng import Rng
 
 BANK = -1
-LOTS = ("property", "house", "hotel")
 
 
 class Refused(Exception):
@@ -316,8 +315,8 @@ class Table:
         player.jail_turns = 0
         self._event("jail", seat, **{"from": came_from, "to": self.board.jail, "reason": reason})
 
-    def _move(self, seat: int, steps: int, throw: int, multiplier: int = 1) -> Flow:
-        """Forward `steps` spaces (salary on passing or reaching Go), then land."""
+    def _advance(self, seat: int, steps: int) -> int:
+        """Forward `steps` spaces, with the salary on passing or reaching Go; the space reached."""
         player = self.seats[seat]
         start = player.position
         end = start + steps
@@ -325,6 +324,11 @@ class Table:
         self._event("move", seat, **{"from": start, "to": player.position})
         if end >= BOARD_SIZE:
             self._transfer(BANK, seat, self.rules.salary, "salary", seat)
+        return player.position
+
+    def _move(self, seat: int, steps: int, throw: int, multiplier: int = 1) -> Flow:
+        """Forward `steps` spaces, then land."""
+        self._advance(seat, steps)
         yield from self._land(seat, throw, multiplier)
 
     def _land(self, seat: int, throw: int, multiplier: int = 1) -> Flow:
@@ -430,14 +434,7 @@ class Table:
 
     def _advance_to_utility(self, seat: int, steps: int, multiplier: int) -> Flow:
         """The nearest-utility card: an owner is paid `multiplier` x a fresh throw of the dice."""
-        player = self.seats[seat]
-        start = player.position
-        end = start + steps
-        player.position = end % BOARD_SIZE
-        self._event("move", seat, **{"from": start, "to": player.position})
-        if end >= BOARD_SIZE:
-            self._transfer(BANK, seat, self.rules.salary, "salary", seat)
-        space = player.position
+        space = self._advance(seat, steps)
         owner = self.owner[space]
         if owner == BANK:
             yield from self._offer(seat, space)
