@@ -147,3 +147,7 @@ def test_a_pay_table_with_a_figure_missing_or_falling_is_refused() -> None:
     data["chance"][0] = {**data["chance"][0], "amount": 5}
     with pytest.raises(ValidationError, match="takes exactly"):
         PropertyRules.model_validate(data)
+    data = example_rules()
+    data["machine_trades"] = True
+    with pytest.raises(ValidationError, match="not implemented"):
+        PropertyRules.model_validate(data)

@@ -174,6 +174,9 @@ class PropertyRules(Strict):
             ids = [card.id for card in deck]
             if len(set(ids)) != len(ids):
                 raise ValueError("a card id is listed twice in one deck; give each card its own id")
+        if self.machine_trades:
+            raise ValueError("machine_trades: trading between machine opponents is not implemented in this "
+                             "firmware; set it to false (the customer's trades with the machine are)")
         if self.opponents_default > self.opponents_max:
             raise ValueError("opponents_default exceeds opponents_max; lower it or raise the maximum")
         if len(self.place_pays) != 1 + self.opponents_max:
