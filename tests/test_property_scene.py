@@ -4,18 +4,24 @@ the round accepts."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame
 import pytest
 
+from egm.config import load_cabinet_config
 from egm.events import PlayerDecision
 from egm.games.base import DecisionRefused
 from egm.games.property.game import PropertyGame
 from egm.games.property.scene import BOARD, PropertyScene, describe, space_rect
+from egm.games.property.screenshots import RECIPES
 from egm.rng import Rng
+from egm.video import snap
 from egm.video.scene import Frame, Resources
+from egm.video.session import Session
 from tests.property_support import shipped_paytable
 
 
@@ -73,3 +79,23 @@ def test_the_log_describes_every_kind_of_event() -> None:
         round_.decide(round_.reference_decision())
     lines = [describe(event, g.spaces) for event in round_.table.events]
     assert all(lines) and any("threw" in line for line in lines) and any("buys" in line for line in lines)
+
+
+@pytest.mark.parametrize("name", sorted(RECIPES))
+def test_screenshot_recipes_reach_their_pictures(signed_tree: Any, tmp_path: Path, name: str) -> None:
+    s = Session(load_cabinet_config(signed_tree.config_path), tmp_path / "nvram", seed=5)
+    try:
+        RECIPES[name](s)
+        if name == "property-end":
+            assert s.cabinet.snapshot()["last_outcome"]["game_id"] == "property"
+        else:
+            view = snap.table(s.cabinet.snapshot())["view"].table
+            expected = {"property-board": "turn", "property-decision": "buy", "property-trade": "turn"}[name]
+            assert s.state == "game.property.play" and view["decision"] == expected
+            if name == "property-board":
+                assert view["round"] >= 12
+            if name == "property-trade":
+                assert view["last_trade"] is not None and view["last_trade"]["get"]
+        assert s.render().get_size() == (1920, 1080)
+    finally:
+        s.close()
