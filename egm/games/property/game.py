@@ -12,7 +12,8 @@ themselves. The decisions, by step:
   `pay_fine` and `use_card`.
 * "buy" (an unowned title landed on): `buy` or `decline` (then an auction); `mortgage` and
   `sell_building` to raise the price.
-* "auction": `bid` (`{"amount": dollars}`, 0 to pass; a scarce building won goes on `space` if given).
+* "auction": `bid` (`{"amount": dollars}`, 0 to pass; a scarce building the customer wins without
+  having asked for it goes on its first legal site).
 
 Anything else, or anything the rules forbid, is refused with a sentence and nothing moves. The record
 is the seed, the opponents and every accepted decision; `restore` replays them, so a round comes back
@@ -249,10 +250,7 @@ class PropertyRound(Round):
         if request.kind == "buy":
             return Decision("buy" if strategy.buy(table, CUSTOMER, request.space) else "decline")
         bid = min(max(0, strategy.bid(table, CUSTOMER, request)), table.seats[CUSTOMER].cash)
-        args: dict[str, Any] = {"amount": bid}
-        if request.lot != "property" and table.can_take_building(CUSTOMER, request.lot):
-            args["space"] = strategy.place_building(table, CUSTOMER, request.lot)
-        return Decision("bid", args)
+        return Decision("bid", {"amount": bid})
 
     # -- the result ----------------------------------------------------------------------------------
 
