@@ -347,4 +347,6 @@ class PropertyRound(Round):
             "recent": events[self._seen:],
             "log": events[-LOG_EVENTS:],
             "result": self.result if self.finished else None,
+            "final": ({"place": self.place, "margin": self.margin, "awards": self.awards()}
+                      if self.finished else None),
         }

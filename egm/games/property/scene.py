@@ -249,6 +249,13 @@ class PropertyScene(Scene):
                      bold=True)
         result = view.get("result")
         prompt = {"win": "YOU WIN", "tie": "TIE", "loss": "MACHINE WINS"}.get(result or "", "")
+        final = view.get("final")
+        if final:
+            if final["margin"]:
+                prompt += f" BY ${abs(final['margin']):,}"
+            awards = " + ".join(name.upper() for name in final["awards"])
+            kit.text(surface, f"PLACE {final['place']}" + (f"   AWARDS: {awards}" if awards else ""),
+                     (x, PANEL_RECT.bottom - 2 * BUTTON_H - 20), 28, WHITE, bold=True)
         if not prompt:
             waiting = view.get("waiting") or {}
             space = waiting.get("space", -1)
