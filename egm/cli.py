@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "egm.video.cli",  # emulate, kiosk, screenshot
     "hardware.sim.cli",  # device simulators, SAS host
     "egm.host.cli",  # sim sas-egm: the cabinet on a SAS port
+    "egm.technician_cli",  # config check, devices probe, events
 )
 EXIT_TILT = 3
 EXIT_ROM_FAILED = 1  # `egm rom verify`'s failure code

@@ -77,6 +77,8 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, HostPart):
         self._open_doors = set()
         self._faults = {}
         self._warnings = {}
+        self.display_attached = False  # a display takes the panel's presses (take_panel_presses)
+        self._panel_presses = []
         steps = {g: game.steps for g, game in self.games.items()}
         self.machine = CabinetMachine(
             states=state_table(steps),
@@ -197,13 +199,28 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, HostPart):
 
     # --- the button panel: its buttons are the player's actions of the other parts --------------------
     def _button(self, event: ButtonChanged) -> Result:
+        """A panel button, through the configured mapping ([devices.button_panel] buttons). With a
+        display attached, every press goes to it (BET, HELP, the game's own buttons... and DEAL with
+        the bet chosen there); without one, CASH OUT and DEAL act here and the rest need a display."""
         if not event.pressed:
             return ACCEPTED
-        if event.button == "cash_out":
+        function = self.config.devices.button_panel.function_of(event.button)
+        if function is None:
+            return self._refuse(event, f"the panel button '{event.button}' has no function; map it in "
+                                       "[devices.button_panel] buttons")
+        if self.display_attached:
+            self._panel_presses.append(function)
+            return ACCEPTED
+        if function == "cash_out":
             return self._cash_out(CashOut())
-        if event.button in ("deal", "play"):
+        if function == "deal":
             return self._start_game(StartGame())
-        return self._refuse(event, f"the {event.button} button has no function in state {self.state}")
+        return self._refuse(event, f"the {function} button works only with the display")
+
+    def take_panel_presses(self) -> list[str]:
+        """The panel functions pressed since the display last asked, in order."""
+        presses, self._panel_presses = self._panel_presses, []
+        return presses
 
     handlers = {ButtonChanged: _button}
 
@@ -232,7 +249,8 @@ def build_cabinet(
         # Load no game code from a ROM that failed its self-test: the cabinet boots into the ROM tilt,
         # and only a power cycle after the ROM is restored loads the games.
         game_ids = ()
-        refused.append(RomProblem("paytables", "changed", "no game loaded; restore the ROM and power-cycle"))
+        refused.append(RomProblem("games", "not_loaded", "the ROM failed its self-test, so no game was "
+                                  "loaded; restore the ROM and power-cycle"))
     for game_id in game_ids if game_ids is not None else config.games:
         path = root / "paytables" / f"{game_id}.toml"
         try:

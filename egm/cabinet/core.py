@@ -65,6 +65,8 @@ class CabinetPart:
     _open_doors: set[Door]
     _faults: dict[tuple[str, str], str]
     _warnings: dict[tuple[str, str], str]
+    display_attached: bool
+    _panel_presses: list[str]
 
     # --- reading -----------------------------------------------------------------------------------
     @property
@@ -250,7 +252,10 @@ class CabinetPart:
         """Where the standing conditions say the machine belongs: (state, trigger that gets there)."""
         tilts = self._standing_tilts()
         memory = self.memory
-        if tilts:
+        # a cash-out under way needs only the printer and a hand pay only the attendant: a device
+        # fault (a jammed bill acceptor) waits until they are done
+        paying = memory is not None and any(memory.get(k) is not None for k in ("handpay", "cashout"))
+        if tilts and not (tilts == ["devicefault"] and paying):
             return f"tilt.{tilts[0]}", f"tilt_{tilts[0]}"
         assert memory is not None
         if memory.get("handpay") is not None:
@@ -307,8 +312,12 @@ class CabinetPart:
         else:
             acceptor.inhibit()
         panel = self.devices.button_panel
-        panel.set_lamp("cash_out", LampState.ON if self.state == "attract" else LampState.OFF)
-        panel.set_lamp("deal", LampState.FLASH if self.state == "attract" else LampState.OFF)
-        panel.set_lamp(
-            "service", LampState.FLASH if self.state.startswith(("handpay", "tilt")) else LampState.OFF
+        cash_out = self.state == "attract" or (
+            self.state == "tilt.devicefault" and self.devices.printer.ready()
         )
+        panel.set_lamp("cash_out", LampState.ON if cash_out else LampState.OFF)
+        panel.set_lamp("deal", LampState.FLASH if self.state == "attract" else LampState.OFF)
+        service = LampState.ON if self._warnings else LampState.OFF  # e.g. paper low: soon, not now
+        if self.state.startswith(("handpay", "tilt")):
+            service = LampState.FLASH
+        panel.set_lamp("service", service)

@@ -123,6 +123,7 @@ class ServicePart(CabinetPart):
             self._commit(lambda tx: tx.log("device_warning", event.message, device=event.device))
         elif self._warnings.pop((event.device, event.kind), None) is not None:
             self._commit(lambda tx: tx.log("device_warning_cleared", f"{event.device} {event.kind} cleared."))
+        self._drive_devices()  # the service lamp shows a warning
         return ACCEPTED
 
     def _run_rom_check(self) -> None:

@@ -22,7 +22,7 @@ import pygame
 from egm.audio.controller import AudioController
 from egm.clock import Clock
 from egm.config import CabinetConfig
-from egm.events import ButtonChanged, CashOut, Door, Key, PlayerDecision, Result, StartGame
+from egm.events import CashOut, Door, Key, PlayerDecision, Result, StartGame
 from egm.games import UnknownGame, descriptor_of
 from egm.games.base import Game, Round, RoundView, Wager
 from egm.games.descriptor import InfoPage
@@ -57,6 +57,13 @@ PANEL_BUTTONS = (  # (panel button, label, x, width) along the bottom bar; AUTO_
     (AUTO_PLAY, "AUTO\nPLAY", 1518, 180),
     ("deal", "DEAL", 1714, 186),
 )
+REAL_DEVICE = {  # what a drawer control says when its device is a real one
+    "bill_acceptor": "The bill acceptor is a real device in this configuration: insert notes and tickets "
+                     "at its mouth.",
+    "doors": "The doors and key switches are real devices in this configuration: use them directly.",
+}
+GAME_KEYS = {f"game_{n}": getattr(pygame, f"K_{n}") for n in range(1, 10)} | {"game_back": pygame.K_BACKSPACE}
+"""The panel functions that are the game's own buttons: the keys its scene answers (1-9, BACKSPACE)."""
 EMULATED_CONTROLS = {  # drawer control -> (device, the emulated device's method it needs)
     "bill": ("bill_acceptor", "insert_bill"),
     "ticket": ("bill_acceptor", "insert_ticket"),
@@ -142,11 +149,13 @@ class VideoController:
         self.frame = Frame(self.snapshot, clock.monotonic())
         self.scene: Scene = self.scene_for(self.snapshot)
         self.scene.enter(self.frame)
+        if hasattr(cabinet, "display_attached"):
+            cabinet.display_attached = True  # the panel's presses come here (BET, HELP, the game's own)
 
     # --- the loop body --------------------------------------------------------------------------
     def update(self) -> Frame:
         """Poll the devices, take a snapshot, play sounds for what changed, pick the scene."""
-        self.cabinet.poll_devices()
+        self._poll_devices()
         self._refresh()
         printed = self._printed()
         if len(printed) > self.tickets_seen:
@@ -227,7 +236,7 @@ class VideoController:
             draw_help(surface, kit, pages[min(self.help_page, len(pages) - 1)], self.help_page, len(pages))
         elif self.overlay == "drawer":
             shade(surface)
-            kit.text(surface, "EMULATED DEVICES", (960, 440), 44, GOLD, bold=True, anchor="midbottom")
+            kit.text(surface, self.drawer_title(), (960, 440), 44, GOLD, bold=True, anchor="midbottom")
             draw_all(surface, kit, self.drawer_buttons(), frame.now)
         elif self.overlay == "ticket" and self._printed():
             draw_ticket_overlay(surface, kit, self._printed()[-1])
@@ -346,6 +355,10 @@ class VideoController:
             self.toast(WAIT_REVEAL)
         elif button == "bet":
             self._next_bet(state)
+        elif button == "max_bet":
+            self._max_bet(state)
+        elif button in GAME_KEYS:  # the game's own buttons, as its keys
+            self._to_scene(pygame.event.Event(pygame.KEYDOWN, key=GAME_KEYS[button], mod=0, unicode=""))
         elif button == "cash_out":
             self.send(CashOut())
         elif button == AUTO_PLAY:
@@ -363,7 +376,7 @@ class VideoController:
                 if self.send(StartGame(gid, self.wager(gid))).accepted:
                     self.overlay = None
             else:
-                self.send(ButtonChanged("deal", True))  # the cabinet says why not now
+                self.send(StartGame(self.game_shown()))  # the cabinet says why not now
 
     def game_shown(self) -> str:
         """The game on the table, else the game selected on the menu."""
@@ -393,6 +406,20 @@ class VideoController:
         later = [b for b in bets if b > bet]
         self.bet_credits[gid] = later[0] if later else bets[0]
         self.toast(f"Bet {self.bet_credits[gid]}: {self.stake_credits()} credits a game", error=False)
+
+    def _max_bet(self, state: str) -> None:
+        """MAX BET: the highest bet the pay table offers, and the game starts (as on any slot panel)."""
+        if state != "attract":
+            self.toast("MAX BET plays the highest bet between games.")
+            return
+        gid = self.game_shown()
+        bets = self.bets_offered(gid)
+        if not bets:
+            self.toast("Choose a game first: touch its tile.")
+            return
+        self.bet_credits[gid] = max(bets)
+        if self.send(StartGame(gid, self.wager(gid))).accepted:
+            self.overlay = None
 
     def wager(self, game_id: str) -> Wager | None:
         """The wager for the bet chosen with BET (the cabinet checks it against the pay table)."""
@@ -448,9 +475,7 @@ class VideoController:
         doors: Any = self.devices.doors
         device, method = EMULATED_CONTROLS.get(kind, ("", ""))
         if method and not hasattr(acceptor if device == "bill_acceptor" else doors, method):
-            self.toast(
-                f"The {device.replace('_', ' ')} is a real device in this configuration: use it directly."
-            )
+            self.toast(REAL_DEVICE[device])
             return
         if kind == "bill":
             denominations = self.config.bill_denominations_cents
@@ -478,11 +503,20 @@ class VideoController:
         self._report_device_results()
 
     def _report_device_results(self) -> None:
-        """Let the cabinet take the device reports now and show any refusal (a note not accepted...)."""
+        """Let the cabinet take the device reports now and show what they caused."""
+        self._poll_devices()
+        self._refresh()
+
+    def _poll_devices(self) -> None:
+        """The cabinet takes every device report: what it refused (a ticket redeemed already, a ticket
+        from another cabinet, a note refused) is shown as a notice, and the panel's presses are
+        pressed here, through the configured mapping."""
         for result in self.cabinet.poll_devices() or []:
             if not result.accepted and result.reason:
                 self.toast(result.reason)
-        self._refresh()
+        take = getattr(self.cabinet, "take_panel_presses", None)
+        for function in take() if take is not None else []:
+            self.press(function)
 
     def toast(self, text: str, error: bool = True) -> None:
         self.toasts = [t for t in self.toasts if t.text != text][-2:]
@@ -522,6 +556,18 @@ class VideoController:
                 Button("drawer", "DEVICES", pygame.Rect(20, BAR_RECT.y + 22, 120, 106), "on", (110, 200, 255))
             )
         return buttons
+
+    def drawer_title(self) -> str:
+        """The drawer's title says what its controls drive: emulated devices, simulators on the wire
+        (backend "sim"), or, where a device is real, that those controls do nothing."""
+        needs = dict(EMULATED_CONTROLS.values())  # device -> a method its controls need
+        controlled = {device: getattr(self.devices, device) for device in needs}
+        real = [device for device, obj in controlled.items() if not hasattr(obj, needs[device])]
+        if real:
+            return "DEVICES: " + " AND ".join(d.replace("_", " ").upper() for d in sorted(real)) + " ARE REAL"
+        if any(hasattr(obj, "simulator") for obj in controlled.values()):
+            return "SIMULATED DEVICES (ON THE WIRE)"
+        return "EMULATED DEVICES"
 
     def drawer_buttons(self) -> list[Button]:
         doors: Any = self.devices.doors

@@ -28,7 +28,7 @@ from hardware.interfaces import (
 )
 from hardware.serial import id003_protocol as p
 from hardware.serial.link import Interval, SerialLink
-from hardware.serial.ports import ID003_LINE, PortFactory, open_serial_port
+from hardware.serial.ports import ID003_LINE, LineSettings, PortFactory, open_serial_port
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +58,13 @@ def decode_escrow(data: bytes, note_codes: dict[int, int]) -> EscrowItem | str:
     return f"escrow code 0x{code:02X} is not in the bill table"
 
 
+def describe_item(item: EscrowItem) -> str:
+    """E.g. "a $20.00 note" or "ticket 001234567890123456", for the attendant."""
+    if item.barcode is not None:
+        return f"ticket {item.barcode}"
+    return f"a ${item.amount_cents // 100:,}.{item.amount_cents % 100:02d} note"
+
+
 class Id003BillAcceptor:
     """A JCM ID-003 bill acceptor on a serial port."""
 
@@ -68,11 +75,14 @@ class Id003BillAcceptor:
         *,
         port_factory: PortFactory = open_serial_port,
         timeout_s: float = 0.2,
+        line: LineSettings = ID003_LINE,
+        fault_after_s: float = 3.0,
         poll_interval_s: float = 0.2,
         note_codes: dict[int, int] | None = None,
     ) -> None:
         self.link: SerialLink[p.Frame] = SerialLink(
-            DEVICE, url, ID003_LINE, clock, timeout_s=timeout_s, port_factory=port_factory
+            DEVICE, url, line, clock, timeout_s=timeout_s, port_factory=port_factory,
+            fault_after_s=fault_after_s,
         )
         self.reader = p.FrameReader()
         self.pacing = Interval(clock, poll_interval_s)
@@ -212,8 +222,9 @@ class Id003BillAcceptor:
         if self.escrow is not None and not self.vended and self.stack_requested:
             # whatever the power-up status says, the bill may or may not have reached the cash box
             message = (
-                "The bill acceptor lost power while stacking a bill, so it was not credited; "
-                "count the cash box and hand-pay if the bill is there."
+                f"The bill acceptor lost power while stacking {describe_item(self.escrow)}, so it was "
+                "not credited; count the cash box, hand-pay it if it is there, then turn the ATTENDANT "
+                "key to clear this."
             )
             self._fault("power_loss_while_stacking", message)
         self._returned()  # an escrowed item nobody asked to stack is given back at reset
@@ -245,6 +256,8 @@ class Id003BillAcceptor:
             self.events.append(BillRejected(item))
             self._command(p.RETURN)
             return
+        if self.vended:
+            self._clear_escrow()  # the last item was stacked (its STACKED unseen): this one is new
         if self.escrow != item:
             self._returned()  # a different item: the one we knew went back unseen
             self.escrow = item

@@ -32,6 +32,7 @@ STACK_2 = 0x42
 RETURN = 0x43
 HOLD = 0x44
 ACK = 0x50  # also the acceptor's reply to operation commands
+VERSION_REQUEST = 0x88  # answered with the same code and the firmware version in ASCII
 SET_DENOMINATION = 0xC0  # enable/inhibit per denomination, 2 bytes, bit set = inhibited
 SET_SECURITY = 0xC1  # 2 bytes, bit set = high security for that denomination
 SET_INHIBIT = 0xC3  # 1 byte: 0x00 accept, 0x01 inhibit the whole acceptor

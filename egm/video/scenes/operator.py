@@ -108,6 +108,10 @@ class OperatorScene(Scene):
     def draw(self, surface: pygame.Surface, frame: Frame) -> None:
         panel(surface, BODY)
         getattr(self, f"_draw_{self.tab}")(surface, frame)
+        warnings = frame.snapshot.get("warnings") or []  # for the attendant: e.g. paper low
+        if warnings:
+            self.res.kit.text(surface, "ATTENTION: " + "  ".join(warnings), (BODY.right - 30, BODY.y + 26),
+                              26, AMBER, bold=True, anchor="topright")
         draw_all(surface, self.res.kit, self.buttons(frame), frame.now)
 
     def _title(self, surface: pygame.Surface, text: str) -> None:
@@ -153,11 +157,24 @@ class OperatorScene(Scene):
         return self.picture[1]
 
     def _draw_events(self, surface: pygame.Surface, frame: Frame) -> None:
-        kit = self.res.kit
         self._title(surface, "EVENT LOG (newest first)")
-        for i, entry in enumerate(snap.event_log(frame.snapshot)[:16]):
-            text = f"{str(entry.get('at', ''))[:19]}  {entry.get('kind', '')}: {entry.get('message', '')}"
-            kit.text(surface, text[:120], (BODY.x + 30, BODY.y + 80 + i * 42), 26, LIGHT_GREY)
+        lines = [
+            (f"{str(e.get('at', ''))[:19]}  {e.get('kind', '')}: {e.get('message', '')}", LIGHT_GREY)
+            for e in snap.event_log(frame.snapshot)
+        ]
+        self._wrapped(surface, lines, BODY.y + 80, 26, 36)
+
+    def _wrapped(self, surface: pygame.Surface, lines: list[tuple[str, Any]], top: int, size: int,
+                 step: int) -> None:
+        """Each line wrapped to the page's width (continuations indented), down to the buttons."""
+        kit, y = self.res.kit, top
+        for text, colour in lines:
+            for i, part in enumerate(kit.wrap(text, BODY.width - 90, size)):
+                if y + step > BODY.bottom - 110:
+                    return
+                kit.text(surface, part, (BODY.x + 30 + (30 if i else 0), y), size, colour)
+                y += step
+            y += step // 4
 
     def _draw_rom(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit
@@ -172,10 +189,12 @@ class OperatorScene(Scene):
         checks = [e for e in snap.event_log(frame.snapshot) if str(e.get("kind", "")).startswith("rom")][:8]
         if not checks:
             kit.text(surface, "No ROM check in the log yet.", (BODY.x + 30, BODY.y + 150), 28, LIGHT_GREY)
-        for i, entry in enumerate(checks):
-            ok = "verified" in str(entry.get("message", ""))
-            text = f"{str(entry.get('at', ''))[:19]}  {entry.get('message', '')}"
-            kit.text(surface, text[:110], (BODY.x + 30, BODY.y + 150 + i * 42), 28, GREEN if ok else RED)
+        lines = [
+            (f"{str(e.get('at', ''))[:19]}  {e.get('message', '')}",
+             GREEN if "verified" in str(e.get("message", "")) else RED)
+            for e in checks
+        ]
+        self._wrapped(surface, lines, BODY.y + 150, 28, 38)
 
     def _draw_ram_clear(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit
