@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from egm.games.base import Decision, Wager
 from hardware.interfaces import (
+    AcceptorPoweredUp,
     BillEscrowed,
     BillRejected,
     BillReturned,
@@ -24,11 +25,13 @@ from hardware.interfaces import (
     DoorChanged,
     Key,
     KeyTurned,
+    PowerUpPath,
     TicketFailed,
     TicketPrinted,
 )
 
 __all__ = [
+    "AcceptorPoweredUp",
     "BillEscrowed",
     "BillRejected",
     "BillReturned",
@@ -43,6 +46,7 @@ __all__ = [
     "Key",
     "KeyTurned",
     "PlayerDecision",
+    "PowerUpPath",
     "RamClear",
     "Result",
     "RunRomCheck",

@@ -10,12 +10,14 @@ from hypothesis import strategies as st
 
 from egm.clock import FakeClock
 from hardware.interfaces import (
+    AcceptorPoweredUp,
     BillEscrowed,
     BillRejected,
     BillReturned,
     BillStacked,
     DeviceFault,
     DeviceFaultCleared,
+    PowerUpPath,
 )
 from hardware.serial import id003_protocol as p
 from hardware.serial.id003_driver import RECONCILE_FAULTS, Id003BillAcceptor
@@ -213,26 +215,49 @@ def test_unplug_mid_stack_and_replug_credits_exactly_once(rig: Rig) -> None:
     assert DeviceFaultCleared("bill_acceptor", "communication") in rig.events
 
 
-def test_power_loss_in_escrow_returns_the_bill(rig: Rig) -> None:
+def test_power_loss_in_escrow_reports_the_bill_given_back(rig: Rig) -> None:
     rig.boot()
     rig.sim.insert_note(2000)
     rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
     rig.sim.power_cycle()
-    events = rig.poll_until(lambda ev: bool(of(BillReturned, ev)))
-    assert of(BillReturned, events) == [BillReturned(2000)]
+    events = rig.poll_until(lambda ev: bool(of(AcceptorPoweredUp, ev)))
+    assert of(AcceptorPoweredUp, events) == [AcceptorPoweredUp(PowerUpPath.IN_ACCEPTOR, 2000)]
     rig.poll_until(lambda _: rig.sim.steady[0] == p.ENABLE_IDLING)
-    assert rig.credited() == 0
+    assert rig.credited() == 0 and rig.sim.returned == [(2000, None)]
+    assert not of(DeviceFault, rig.events)
 
 
-def test_power_loss_while_stacking_is_a_tilt_not_a_credit(rig: Rig) -> None:
+def test_power_loss_while_stacking_reports_the_bill_in_the_stacker(rig: Rig) -> None:
     rig.boot()
     rig.sim.insert_note(2000)
     rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
     rig.driver.stack()
     rig.sim.power_cycle()  # before the driver saw VEND VALID
-    events = rig.poll_until(lambda ev: bool(of(DeviceFault, ev)))
-    assert of(DeviceFault, events)[0].kind == "power_loss_while_stacking"
-    assert rig.credited() == 0 and rig.sim.cash_box == [(2000, None)]
+    events = rig.poll_until(lambda ev: bool(of(AcceptorPoweredUp, ev)))
+    assert of(AcceptorPoweredUp, events) == [AcceptorPoweredUp(PowerUpPath.IN_STACKER, 2000)]
+    rig.poll_until(lambda _: rig.sim.steady[0] == p.ENABLE_IDLING)
+    # the driver credits nothing itself and raises no fault of its own: the cabinet settles it
+    assert rig.credited() == 0 and rig.sim.cash_box == [(2000, None)] and not of(DeviceFault, rig.events)
+
+
+def test_plain_power_up_after_a_stack_request_reports_an_empty_path(rig: Rig) -> None:
+    rig.boot()
+    rig.sim.insert_note(500)
+    rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+    rig.driver.stack()
+    rig.sim.power_cycle(status=p.POWER_UP)  # an acceptor that cannot say where the note went
+    events = rig.poll_until(lambda ev: bool(of(AcceptorPoweredUp, ev)))
+    assert of(AcceptorPoweredUp, events) == [AcceptorPoweredUp(PowerUpPath.EMPTY, 500)]
+
+
+def test_a_lost_reset_repeats_the_power_up_status_but_reports_it_once(rig: Rig) -> None:
+    rig.boot()
+    assert of(AcceptorPoweredUp, rig.events) == [AcceptorPoweredUp(PowerUpPath.EMPTY)]  # switched on
+    rig.sim.power_cycle(status=p.POWER_UP_BILL_IN_STACKER)
+    rig.poll()  # sees the power-up status and sends RESET ...
+    rig.sim.power_up(p.POWER_UP_BILL_IN_STACKER)  # ... which the acceptor never got
+    rig.poll_until(lambda _: rig.sim.steady[0] == p.ENABLE_IDLING, limit=12)
+    assert of(AcceptorPoweredUp, rig.events)[1:] == [AcceptorPoweredUp(PowerUpPath.IN_STACKER)]
 
 
 # --- fuzzing -----------------------------------------------------------------------------------

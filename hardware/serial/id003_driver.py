@@ -7,7 +7,10 @@ VEND VALID is then acknowledged, and a repeated VEND VALID (a lost ACK) is ackno
 never reported twice.
 
 Power-up: POWER UP (0x40/0x41/0x42) -> RESET -> ACK -> INITIALIZE -> the settings commands (each
-echoed by the acceptor) -> DISABLE or ENABLE. Error statuses (stacker full/open, jams, cheated,
+echoed by the acceptor) -> DISABLE or ENABLE. The power-up status says where the item in the path
+went across the acceptor's power loss, and is passed on as `AcceptorPoweredUp` (0x40 empty, 0x41
+in the acceptor and given back, 0x42 in the stacker): the cabinet, which holds the pending record,
+decides what it means for the credit meter. Error statuses (stacker full/open, jams, cheated,
 failure) become `DeviceFault`s and `DeviceFaultCleared` once the acceptor is back to normal.
 Communication trouble (no answer, CRC errors, short frames, unplugging) is handled by `SerialLink`.
 """
@@ -19,12 +22,14 @@ from dataclasses import dataclass
 
 from egm.clock import Clock
 from hardware.interfaces import (
+    AcceptorPoweredUp,
     BillEscrowed,
     BillRejected,
     BillReturned,
     BillStacked,
     DeviceFault,
     DeviceFaultCleared,
+    PowerUpPath,
 )
 from hardware.serial import id003_protocol as p
 from hardware.serial.link import Interval, SerialLink
@@ -33,7 +38,12 @@ from hardware.serial.ports import ID003_LINE, PortFactory, open_serial_port
 log = logging.getLogger(__name__)
 
 DEVICE = "bill_acceptor"
-RECONCILE_FAULTS = frozenset({"power_loss_while_stacking", "vend_without_stack", "stack_unconfirmed"})
+RECONCILE_FAULTS = frozenset({"vend_without_stack", "stack_unconfirmed"})
+POWER_UP_PATHS = {
+    p.POWER_UP: PowerUpPath.EMPTY,
+    p.POWER_UP_BILL_IN_ACCEPTOR: PowerUpPath.IN_ACCEPTOR,
+    p.POWER_UP_BILL_IN_STACKER: PowerUpPath.IN_STACKER,
+}
 """Money questions only a person can settle: they stay until `acknowledge_faults()`."""
 
 
@@ -176,7 +186,7 @@ class Id003BillAcceptor:
         changed = status != self.last_status
         self.last_status = status
         if status in p.POWER_UP_STATUSES:
-            self._on_power_up(status)
+            self._on_power_up(status, changed)
         elif status == p.INITIALIZE:
             self._apply_settings(full=True)
         elif status in (p.ENABLE_IDLING, p.DISABLE_INHIBIT):
@@ -208,15 +218,11 @@ class Id003BillAcceptor:
         elif status not in (p.ACCEPTING, p.STACKING, p.HOLDING):
             log.warning("bill acceptor: unknown status 0x%02X %s; ignored", status, data.hex())
 
-    def _on_power_up(self, status: int) -> None:
-        if self.escrow is not None and not self.vended and self.stack_requested:
-            # whatever the power-up status says, the bill may or may not have reached the cash box
-            message = (
-                "The bill acceptor lost power while stacking a bill, so it was not credited; "
-                "count the cash box and hand-pay if the bill is there."
-            )
-            self._fault("power_loss_while_stacking", message)
-        self._returned()  # an escrowed item nobody asked to stack is given back at reset
+    def _on_power_up(self, status: int, changed: bool) -> None:
+        if changed:  # a repeated power-up status (our RESET was lost) is the same power-up
+            item = self.escrow or EscrowItem()
+            self.events.append(AcceptorPoweredUp(POWER_UP_PATHS[status], item.amount_cents, item.barcode))
+            self._clear_escrow()  # the cabinet settles the item from the path reported
         log.info("bill acceptor powered up (status 0x%02X); resetting it", status)
         reply = self._command(p.RESET)
         if reply is not None and reply.command != p.ACK:
