@@ -8,6 +8,7 @@ from the operator menu's SHUT DOWN.
 
 from __future__ import annotations
 
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,21 +71,27 @@ def run(options: RunOptions) -> int:
     )
     ticker = pygame.time.Clock()
     script = options.script
+    default_sigterm = signal.signal(signal.SIGTERM, _stop_requested)
     try:
-        while video.running:
-            if script is not None:
-                for event in script.due(clock.monotonic(), video.viewport):
-                    pygame.event.post(event)
-                if script.done and not pygame.event.peek():
-                    video.running = False
-            for event in pygame.event.get():
-                video.process(event)
-            video.update()
-            video.present(pygame.display.get_surface())
-            pygame.display.flip()
-            ticker.tick(options.config.display.fps)
+        with cabinet.running():  # a quit is a clean shutdown, an exception a software fault
+            while video.running:
+                if script is not None:
+                    for event in script.due(clock.monotonic(), video.viewport):
+                        pygame.event.post(event)
+                    if script.done and not pygame.event.peek():
+                        video.running = False
+                for event in pygame.event.get():
+                    video.process(event)
+                video.update()
+                video.present(pygame.display.get_surface())
+                pygame.display.flip()
+                ticker.tick(options.config.display.fps)
     finally:
-        if cabinet.memory is not None:
-            cabinet.memory.close()
+        signal.signal(signal.SIGTERM, default_sigterm)
         pygame.quit()
     return 0
+
+
+def _stop_requested(signum: int, frame: object) -> None:
+    """SIGTERM (the OS shutting down, a service stop) ends the loop as a clean shutdown."""
+    raise SystemExit(f"stopped by {signal.Signals(signum).name}")
