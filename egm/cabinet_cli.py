@@ -154,7 +154,11 @@ def _autoplay_command(args: argparse.Namespace) -> int:
             args.json,
         )
         return EXIT_BAD_INPUT
-    cabinet = build_cabinet(config, args.nvram, seed=args.seed)  # every game: one may be in progress
+    try:
+        cabinet = build_cabinet(config, args.nvram, seed=args.seed)  # every game: one may be in progress
+    except ConfigError as exc:  # e.g. a denomination a pay table does not offer
+        _emit({"error": str(exc)}, args.json)
+        return EXIT_BAD_INPUT
     report, code = autoplay(cabinet, args.game, args.games, args.bill_cents)
     _emit(report, args.json)
     return code

@@ -48,6 +48,7 @@ __all__ = [
     "PlayerDecision",
     "PowerUpPath",
     "RamClear",
+    "ReconcileBill",
     "Result",
     "RunRomCheck",
     "SelectGame",
@@ -82,6 +83,16 @@ class PlayerDecision:
 @dataclass(frozen=True)
 class CashOut:
     """The player presses CASH OUT: a ticket below the hand-pay limit, a hand-pay lock-up at or above."""
+
+
+@dataclass(frozen=True)
+class ReconcileBill:
+    """Attendant: the cash box was counted for the unreconciled pending note or ticket.
+
+    in_cash_box: found there (it is credited now) or not (it is not credited).
+    """
+
+    in_cash_box: bool
 
 
 @dataclass(frozen=True)

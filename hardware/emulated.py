@@ -55,6 +55,7 @@ class EmulatedBillAcceptor(_EventQueue):
         self.escrow: BillEscrowed | None = None
         self.stacked: list[BillStacked] = []  # the cash box
         self.jammed = False
+        self._report(AcceptorPoweredUp(PowerUpPath.EMPTY))  # switched on with nothing in its path
 
     def enable(self, denominations_cents: frozenset[int], tickets: bool = True) -> None:
         self.enabled_cents = frozenset(denominations_cents)

@@ -73,3 +73,28 @@ def test_a_jurisdiction_is_a_plain_name_of_a_shipped_file(name: str) -> None:
 def test_the_shipped_config_loads() -> None:
     config = load_cabinet_config()
     assert config.jurisdiction == "generic" and 1 <= config.denomination_cents
+
+
+def test_a_denomination_no_pay_table_offers_is_refused(tmp_path, capsys, signed_tree) -> None:
+    config = edited(signed_tree, tmp_path, "denomination_cents = 1\n", "denomination_cents = 2\n")
+    code, error = autoplay_with(tmp_path, capsys, config)
+    assert code == 2 and "denomination_cents 2 is not offered by the dragon-poker pay table" in error
+
+
+def test_an_nvram_path_that_is_a_file_or_a_copy_that_is_a_directory_is_refused(tmp_path, capsys, signed_tree):
+    a_file = tmp_path / "nvram-file"
+    a_file.write_text("not a directory")
+    argv = ["--game", "dragon-poker", "--games", "1", "--config", str(signed_tree.config_path), "--json"]
+    code = main(["autoplay", "--nvram", str(a_file), *argv])
+    report = json.loads(capsys.readouterr().out)
+    assert (
+        code == 3 and report["tilt"] == "ram_error" and "is a file, not a directory" in report["tilt_detail"]
+    )
+    assert report["meters"] == {} and a_file.read_text() == "not a directory"
+    nvram = tmp_path / "nv"
+    (nvram / "copy-b.db").mkdir(parents=True)
+    code = main(["autoplay", "--nvram", str(nvram), *argv])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 3 and "copy-b.db is not a file" in report["tilt_detail"]
+    assert main(["meters", "--nvram", str(a_file), "--json"]) == 2
+    assert "is a file, not a directory" in json.loads(capsys.readouterr().out)["error"]

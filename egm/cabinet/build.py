@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from egm.clock import Clock, SystemClock
-from egm.config import PROJECT_ROOT, CabinetConfig, JurisdictionConfig, load_jurisdiction
+from egm.config import PROJECT_ROOT, CabinetConfig, ConfigError, JurisdictionConfig, load_jurisdiction
 from egm.events import ACCEPTED, ButtonChanged, CashOut, Door, Result, StartGame
 from egm.games import game_class
 from egm.games.base import Game
-from egm.memory.store import RamError, WagerMemory
+from egm.memory.store import RamError, Transaction, WagerMemory
 from egm.rng import Rng
 from hardware.factory import Devices, build_devices
 
@@ -144,6 +144,7 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart):
         if self.memory is not None:
             self._power_up_records()
         self._settle()
+        self.poll_devices()  # the devices report in (the bill acceptor: what is in its path)
         return Result(True, f"booted into {self.state}")
 
     def _power_up_records(self) -> None:
@@ -151,7 +152,8 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart):
         assert memory is not None
         last = memory.events(limit=1)
         previous = PREVIOUS_STOP.get(last[0]["kind"], "power_loss") if last else "none"
-        with memory.transaction() as tx:
+
+        def powered_up(tx: Transaction) -> None:
             if previous == "power_loss":
                 tx.log("power_loss", f"Power was lost after {last[0]['at']} without a clean power down.")
             tx.meters.add("power_resets", 1)
@@ -163,6 +165,9 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart):
             )
             for problem in self._rom_problems:
                 tx.log("rom_error", f"ROM self-test failed: {problem}")
+
+        if not self._commit(powered_up):  # the memory failed under us: a RAM-error tilt
+            return
         error = memory.meters.balance_error()
         if error and not memory.get("accounting_error"):
             self._record_accounting_error(f"meters found {error} cents off the accounting identity at boot")
@@ -172,10 +177,8 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart):
         """Finish what a power cut interrupted: each pending record is settled exactly once."""
         memory = self.memory
         assert memory is not None
-        bill = memory.get("bill")
-        if bill is not None:
-            self._credit_stacked(bill, after_power_loss=True)
-            self.recovered.append("bill")
+        if memory.get("bill") is not None:  # settled by what the acceptor reports (see credit_in)
+            self.recovered.append("bill pending: settled by the acceptor's report")
         if memory.get("cashout") is not None:
             # The validation number was committed before printing; whether or not the paper came out,
             # that ticket stands as issued, and no second ticket is printed.
@@ -219,6 +222,7 @@ def build_cabinet(
     """A cabinet as configured: devices from config, each game with its pay table from the ROM.
 
     A pay table the ROM refuses leaves its game out and stands as a ROM problem (a rom_error tilt).
+    Raises ConfigError when a pay table does not offer the configured denomination.
     `seed` gives deterministic replay (tests, lab); without it the RNG is seeded from the OS.
     """
     from egm.rom import PaytableError, RomProblem, configured_paths, load_paytable, verify_rom
@@ -238,6 +242,12 @@ def build_cabinet(
         except PaytableError as exc:
             refused.append(RomProblem(f"paytables/{game_id}.toml", "changed", f"pay table refused: {exc}"))
             continue
+        offered = paytable.header.denominations_cents
+        if config.denomination_cents not in offered:
+            raise ConfigError(
+                f"denomination_cents {config.denomination_cents} is not offered by the {game_id} pay table "
+                f"{offered}; set the cabinet's denomination to one of them"
+            )
         games[game_id] = game_class(game_id)(paytable)
 
     def rom_check() -> Any:

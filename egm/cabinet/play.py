@@ -69,7 +69,8 @@ class PlayPart(CabinetPart):
             return Result(False, self._tilt_detail())
         assert self.memory is not None
         number = self.memory.meters["games_played"] + 1
-        pools = {name: self.memory.get("pools", {}).get(name, 0) for name in game.pool_names}
+        held = self.memory.get("pools", {})  # a fresh memory holds none: the game starts each at its seed
+        pools = {name: held[name] for name in game.pool_names if name in held}
         round_ = game.new_round(wager, self.rng_for_game(number), pools)
         paytable_id = self._paytable_id(game)
         record = {
@@ -131,8 +132,10 @@ class PlayPart(CabinetPart):
         denom = record["wager"]["denom_cents"]
         win_cents = outcome.win_credits * denom
         stake_cents = record["wager"]["stake_credits"] * denom
-        hand_paid = requires_hand_pay(win_cents, self.jurisdiction.hand_pay_limit_cents)
         game_id, paytable_id = record["game_id"], record["paytable_id"]
+        max_win = self._max_win_cents(self.games[game_id])
+        above_max = max_win is not None and win_cents > max_win  # never credited: the attendant checks it
+        hand_paid = above_max or requires_hand_pay(win_cents, self.jurisdiction.hand_pay_limit_cents)
         scoreboard = dict(memory.get("scoreboard", {}))
         scoreboard[game_id] = ([outcome.result_code] + scoreboard.get(game_id, []))[:SCOREBOARD_SIZE]
         result = {
@@ -147,7 +150,10 @@ class PlayPart(CabinetPart):
         def finish(tx: Transaction) -> None:
             if hand_paid:
                 tx.set("handpay", {"kind": "jackpot", "amount_cents": win_cents, "game": record["number"]})
-                tx.log("hand_pay", f"Jackpot of {win_cents} cents locks up for a hand pay.", game=game_id)
+                why = f", above the pay table's maximum win of {max_win} cents," if above_max else ""
+                tx.log(
+                    "hand_pay", f"Jackpot of {win_cents} cents{why} locks up for a hand pay.", game=game_id
+                )
             elif win_cents:
                 tx.meters.add("coin_out", win_cents)
                 tx.meters.add("current_credits", win_cents)
@@ -171,5 +177,10 @@ class PlayPart(CabinetPart):
 
     def _paytable_id(self, game: Game) -> str:
         return str(getattr(game.paytable, "id", game.game_id))
+
+    def _max_win_cents(self, game: Game) -> int | None:
+        """The pay table's declared maximum win (None for a game without a pay-table header)."""
+        header = getattr(game.paytable, "header", None)
+        return None if header is None else int(header.max_win_cents)
 
     handlers = {SelectGame: _select_game, StartGame: _start_game, PlayerDecision: _decide}

@@ -100,6 +100,7 @@ class Id003BillAcceptor:
         self.return_requested = False
         self.vended = False
         self.active_faults: set[str] = set()
+        self.heard_from = False  # the first status tells the cabinet what is in the path now
 
     # --- BillAcceptor ------------------------------------------------------------------------
     def enable(self, denominations_cents: frozenset[int], tickets: bool = True) -> None:
@@ -185,6 +186,11 @@ class Id003BillAcceptor:
         status, data = frame.command, frame.data
         changed = status != self.last_status
         self.last_status = status
+        if not self.heard_from and status in (p.ENABLE_IDLING, p.DISABLE_INHIBIT):
+            # the acceptor kept its power while the cabinet restarted and holds nothing: where an item
+            # the cabinet had pending went, it cannot say (the cabinet asks an attendant)
+            self.events.append(AcceptorPoweredUp(PowerUpPath.EMPTY))
+        self.heard_from = True
         if status in p.POWER_UP_STATUSES:
             self._on_power_up(status, changed)
         elif status == p.INITIALIZE:
