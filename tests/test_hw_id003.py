@@ -24,7 +24,7 @@ from hardware.serial.id003_driver import RECONCILE_FAULTS, Id003BillAcceptor
 from hardware.serial.link import FrameError
 from hardware.sim.id003_sim import Id003Simulator
 from hardware.sim.scripted_port import ScriptedPort
-from hardware.sim.transport import PtyTransport
+from hardware.sim.transport import PtyTransport, TcpTransport
 from tests.test_hw_support import DeviceRig, of
 
 NOTES = frozenset({100, 500, 1000, 2000, 5000, 10000})
@@ -437,3 +437,20 @@ def test_random_faults_never_credit_more_than_the_cash_box(actions: list[str], p
         assert credited.count(item) <= sim.cash_box.count(item)
     if len(credited) < len(sim.cash_box):  # an item stacked but not credited: a person must settle it
         assert reconcile
+
+
+def test_a_driver_started_mid_stack_reports_what_the_acceptor_stacked() -> None:
+    sim, clock = Id003Simulator(), FakeClock()
+    with TcpTransport(sim) as transport:
+        rig = Rig(sim, Id003BillAcceptor(transport.port, clock, timeout_s=0.2, poll_interval_s=0.5), clock)
+        rig.boot()
+        sim.insert_note(1000)
+        rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+        rig.driver.stack()  # ... and the cabinet dies before it hears VEND VALID
+        rig.driver.close()
+        rig.driver = Id003BillAcceptor(transport.port, clock, timeout_s=0.2, poll_interval_s=0.5)
+        events = rig.poll_until(lambda ev: bool(of(BillStacked, ev)), limit=20)
+        assert of(BillStacked, events) == [BillStacked(1000)] and not of(DeviceFault, events)
+        rig.poll_until(lambda _: sim.steady[0] == p.ENABLE_IDLING, limit=20)
+        rig.driver.close()
+    assert of(BillStacked, rig.events) == [BillStacked(1000)] and sim.cash_box == [(1000, None)]

@@ -89,6 +89,8 @@ class CreditInPart(CabinetPart):
 
     def _bill_stacked(self, event: BillStacked) -> Result:
         pending = self.memory.get("bill") if self.memory else None
+        if pending is not None and not _same_item(pending, event.amount_cents, event.barcode):
+            self._mark_unreconciled(pending, "the acceptor stacked an item that does not match it")
         if pending is None or not _same_item(pending, event.amount_cents, event.barcode):
             return self._refuse(
                 event, "the acceptor stacked an item the cabinet did not escrow; call an attendant"

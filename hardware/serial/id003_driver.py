@@ -101,6 +101,7 @@ class Id003BillAcceptor:
         self.vended = False
         self.active_faults: set[str] = set()
         self.heard_from = False  # the first status tells the cabinet what is in the path now
+        self.heard_escrow = False  # whether this driver has seen an item in escrow yet
 
     # --- BillAcceptor ------------------------------------------------------------------------
     def enable(self, denominations_cents: frozenset[int], tickets: bool = True) -> None:
@@ -257,6 +258,7 @@ class Id003BillAcceptor:
             self.events.append(BillRejected(item))
             self._command(p.RETURN)
             return
+        self.heard_escrow = True
         if self.escrow != item:
             self._returned()  # a different item: the one we knew went back unseen
             self.escrow = item
@@ -279,6 +281,13 @@ class Id003BillAcceptor:
                 log.warning("bill acceptor: vend valid code 0x%02X, escrow was %s", code, item)
             self.vended = True
             self.events.append(BillStacked(item.amount_cents, item.barcode))
+        elif item is None and not self.heard_escrow:
+            # this driver started after the item was escrowed (the cabinet restarted mid-stack): report
+            # what the acceptor stacked; the cabinet matches it against the item it had pending
+            code = data[0] if data else None
+            self.escrow = EscrowItem(amount_cents=self.note_codes.get(code, 0) if code is not None else 0)
+            self.vended = True
+            self.events.append(BillStacked(self.escrow.amount_cents, None))
         elif not self.vended:
             self._fault(
                 "vend_without_stack",
