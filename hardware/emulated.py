@@ -101,6 +101,10 @@ class EmulatedBillAcceptor(_EventQueue):
         self._report(BillReturned(self.escrow.amount_cents, self.escrow.barcode))
         self.escrow = None
 
+    def in_cash_box(self, amount_cents: int, barcode: str | None) -> bool:
+        """The attendant's count: is this item in the cash box?"""
+        return BillStacked(amount_cents, barcode) in self.stacked
+
     def power_cycle(self, path: PowerUpPath | None = None) -> None:
         """The acceptor loses power and comes back, reporting where the item in escrow went.
 

@@ -28,6 +28,7 @@ from egm.events import (
     StartGame,
 )
 from egm.games.base import Game
+from egm.memory.store import read_memory
 from hardware.factory import build_devices
 from tests.cabinet_support import GAME_ID, POOL, DrawGame, DrawRound, make_cabinet, spine_config
 from tests.test_memory import FailingCommit
@@ -259,3 +260,14 @@ def test_a_win_above_the_max_win_locks_up_for_a_hand_pay(tmp_path: Path) -> None
         cab.state == "handpay" and cab.memory.get("handpay")["amount_cents"] == cab.last_outcome["win_cents"]
     )
     assert cab.memory.meters["coin_out"] <= 150 * cab.memory.meters["games_played"]
+
+
+def test_headless_autoplay_reconciles_a_lost_note_from_the_cash_box(tmp_path: Path) -> None:
+    from egm.cabinet_cli import autoplay
+
+    pending_note(tmp_path, 500)  # killed between the pending record and the stack
+    report, code = autoplay(make_cabinet(tmp_path), GAME_ID, 2, 500)
+    assert code == 0 and report["state"] == "attract"
+    assert report["meters"]["current_credits"] == 0 and report["meters"]["games_played"] == 2
+    events = [e["message"] for e in read_memory(tmp_path).events]
+    assert any("500-cent note was not found in the cash box by the attendant" in m for m in events)

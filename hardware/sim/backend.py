@@ -54,6 +54,11 @@ class SimBillAcceptor(SimBackedDevice):
     def insert_ticket(self, barcode: str, amount_cents: int = 0) -> bool:
         return self.simulator.insert_ticket(barcode)  # the acceptor reads the barcode, not the amount
 
+    def in_cash_box(self, amount_cents: int, barcode: str | None) -> bool:
+        """The attendant's count: is this item in the cash box? (a ticket is known by its barcode)"""
+        box = self.simulator.cash_box
+        return any(b == barcode if barcode else (c, b) == (amount_cents, None) for c, b in box)
+
     def jam(self) -> None:
         self.simulator.inject_fault("jam")
 
