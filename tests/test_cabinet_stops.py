@@ -29,15 +29,22 @@ def booted(nvram: Path) -> Any:
     return cab
 
 
+def reboot(nvram: Path) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    """The next boot, its power-up entry and the entry before it (how the last run ended)."""
+    again = booted(nvram)
+    power_up, before = again.event_log(limit=2)
+    assert power_up["kind"] == "power_up"
+    return again, power_up, before
+
+
 def test_a_clean_shutdown_reads_as_one_at_the_next_boot(tmp_path: Path) -> None:
     cab = booted(tmp_path)
     with cab.running():
         cab.devices.bill_acceptor.insert_bill(500)
         cab.poll_devices()
-    again = booted(tmp_path)
-    power_up, shutdown = again.event_log(limit=2)
+    again, power_up, shutdown = reboot(tmp_path)
     assert shutdown["kind"] == "power_down" and shutdown["message"] == "Clean shutdown."
-    assert power_up["kind"] == "power_up" and power_up["detail"]["previous_stop"] == "clean_shutdown"
+    assert power_up["detail"]["previous_stop"] == "clean_shutdown"
     assert "power_loss" not in kinds(again, 10)
     assert again.credits_cents == 500
 
@@ -46,8 +53,7 @@ def test_an_interrupt_is_a_clean_shutdown_that_says_so(tmp_path: Path) -> None:
     cab = booted(tmp_path)
     with pytest.raises(KeyboardInterrupt), cab.running():
         raise KeyboardInterrupt
-    again = booted(tmp_path)
-    power_up, shutdown = again.event_log(limit=2)
+    _, power_up, shutdown = reboot(tmp_path)
     assert shutdown["kind"] == "power_down" and "KeyboardInterrupt" in shutdown["message"]
     assert power_up["detail"]["previous_stop"] == "clean_shutdown"
 
@@ -62,8 +68,7 @@ def test_a_software_fault_is_logged_with_its_traceback_and_is_no_power_loss(tmp_
 
     with pytest.raises(RuntimeError, match="scene lost its table"), cab.running():
         faulty_handler()
-    again = booted(tmp_path)
-    power_up, fault = again.event_log(limit=2)
+    again, power_up, fault = reboot(tmp_path)
     assert fault["kind"] == "software_fault"
     assert fault["message"] == "Software fault: RuntimeError: scene lost its table."
     trace = fault["detail"]["traceback"]
@@ -76,8 +81,7 @@ def test_a_software_fault_is_logged_with_its_traceback_and_is_no_power_loss(tmp_
 def test_only_an_unannounced_stop_reads_as_a_power_loss(tmp_path: Path) -> None:
     cab = booted(tmp_path)
     cab.memory.close()  # the process is gone without a word: a power cut
-    again = booted(tmp_path)
-    power_up, loss = again.event_log(limit=2)
+    _, power_up, loss = reboot(tmp_path)
     assert loss["kind"] == "power_loss" and "without a clean power down" in loss["message"]
     assert power_up["detail"]["previous_stop"] == "power_loss"
 

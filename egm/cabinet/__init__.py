@@ -42,11 +42,10 @@ from .machine import (
     state_table,
     transition_table,
 )
-from .play import SCOREBOARD_SIZE, os_rng, seeded_rng
+from .play import os_rng, seeded_rng
 
 __all__ = [
     "DOOR_TILTS",
-    "SCOREBOARD_SIZE",
     "TILTS",
     "TILT_NAMES",
     "Cabinet",

@@ -9,7 +9,7 @@ by reference at the end of its class body:
         handlers = {BillStacked: _bill_stacked, ...}
 
 The Cabinet is the union of its parts (see build.py); `handle()` dispatches each event to the one part
-that handles its type, and two parts claiming the same event type is an error at the first event.
+that handles its type. Two parts claiming the same event type is a TypeError when a class combines them.
 """
 
 from __future__ import annotations
@@ -159,18 +159,29 @@ class CabinetPart:
 
     @functools.cached_property
     def _handlers(self) -> dict[type, Callable[[Any], Result]]:
-        """Every part's handlers, bound to this cabinet; an event type belongs to exactly one part."""
-        bound: dict[type, Callable[[Any], Result]] = {}
+        """Every part's handlers, bound to this cabinet."""
+        return {
+            event_type: types.MethodType(h, self) for event_type, h in type(self).event_handlers().items()
+        }
+
+    @classmethod
+    def event_handlers(cls) -> dict[type, Handler]:
+        """The handlers of every part this class is made of; an event type belongs to exactly one part."""
+        table: dict[type, Handler] = {}
         owners: dict[type, str] = {}
-        for part in type(self).__mro__:
+        for part in cls.__mro__:
             for event_type, handler in vars(part).get("handlers", {}).items():
                 if event_type in owners:
                     raise TypeError(
                         f"{event_type.__name__} is handled by both {owners[event_type]} and {part.__name__}"
                     )
                 owners[event_type] = part.__name__
-                bound[event_type] = types.MethodType(handler, self)
-        return bound
+                table[event_type] = handler
+        return table
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.event_handlers()  # two parts claiming one event type fail when they are combined, not later
 
     def _refuse(self, event: object, reason: str) -> Result:
         log.info("refused %s in %s: %s", event, self.state, reason)

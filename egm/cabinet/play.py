@@ -6,19 +6,16 @@ game; the last step and the settlement (win, pools, scoreboard, recall) are one 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
-from typing import Any
 
 from egm.events import ACCEPTED, PlayerDecision, Result, SelectGame, StartGame
-from egm.games.base import DecisionRefused, Game, Wager
+from egm.games.base import DecisionRefused, Game
+from egm.games.scoreboard import scoreboard_after
 from egm.memory.store import Transaction
 from egm.payout.handpay import requires_hand_pay
 from egm.rng import Rng, derive_seed
 
 from .core import CabinetPart
-
-SCOREBOARD_SIZE = 10
 
 
 def seeded_rng(seed: int) -> Callable[[int], Rng]:
@@ -30,10 +27,6 @@ def os_rng() -> Callable[[int], Rng]:
     """Play: one CTR_DRBG seeded from the OS serves every game."""
     rng = Rng.from_os()
     return lambda number: rng
-
-
-def _wager_record(wager: Wager) -> dict[str, Any]:
-    return {**dataclasses.asdict(wager), "side_bets": dict(wager.side_bets)}
 
 
 class PlayPart(CabinetPart):
@@ -60,6 +53,9 @@ class PlayPart(CabinetPart):
             return self._refuse(
                 event, f"the wager is in {wager.denom_cents}-cent credits; bet in {denom}-cent"
             )
+        refusal = game.refuse_wager(wager)  # before any money moves: the pay table decides what is offered
+        if refusal is not None:
+            return self._refuse(event, refusal)
         stake_cents = wager.stake_credits * denom
         if stake_cents > self.credits_cents:
             return self._refuse(
@@ -77,7 +73,7 @@ class PlayPart(CabinetPart):
             "game_id": game_id,
             "paytable_id": paytable_id,
             "number": number,
-            "wager": _wager_record(wager),
+            "wager": wager.to_record(),
             "round": round_.to_record(),
         }
 
@@ -137,7 +133,7 @@ class PlayPart(CabinetPart):
         above_max = max_win is not None and win_cents > max_win  # never credited: the attendant checks it
         hand_paid = above_max or requires_hand_pay(win_cents, self.jurisdiction.hand_pay_limit_cents)
         scoreboard = dict(memory.get("scoreboard", {}))
-        scoreboard[game_id] = ([outcome.result_code] + scoreboard.get(game_id, []))[:SCOREBOARD_SIZE]
+        scoreboard[game_id] = scoreboard_after(scoreboard.get(game_id, []), outcome.result_code)
         result = {
             "game_id": game_id,
             "number": record["number"],

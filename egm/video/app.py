@@ -22,8 +22,6 @@ from egm.config import CabinetConfig
 from egm.video.controller import VideoController
 from egm.video.script import Script
 
-WINDOW_TITLE = "EGM - Dragon Poker cabinet"
-
 
 @dataclass(frozen=True)
 class RunOptions:
@@ -36,12 +34,22 @@ class RunOptions:
 
 def open_display(config: CabinetConfig, kiosk: bool) -> pygame.Surface:
     pygame.display.init()
-    pygame.display.set_caption(WINDOW_TITLE)
+    pygame.display.set_caption(window_title(config))
     if kiosk:
         screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)  # the panel's own resolution
         pygame.mouse.set_visible(False)
         return screen
     return pygame.display.set_mode(window_size(config, pygame.display.get_desktop_sizes()), pygame.RESIZABLE)
+
+
+def window_title(config: CabinetConfig) -> str:
+    """The window's title names the cabinet, not a game.
+
+    >>> from egm.config import CabinetConfig
+    >>> window_title(CabinetConfig(site_name="EGM Test Casino", machine_number="0001"))
+    'EGM - EGM Test Casino, machine 0001'
+    """
+    return f"EGM - {config.site_name}, machine {config.machine_number}"
 
 
 def window_size(config: CabinetConfig, desktops: list[tuple[int, int]]) -> tuple[int, int]:

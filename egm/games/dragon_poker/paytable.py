@@ -33,6 +33,8 @@ ROW_CATEGORIES: dict[str, tuple[Category, ...]] = {
     "back": tuple(Category),
 }
 
+PAIR_BONUS = "pair_bonus"  # the side bet's name in a wager and in the pay table
+
 # The two-card hands of the pair bonus, best first (a hand is named by the first that fits).
 PAIR_BONUS_HANDS = ("two_jokers", "natural_aces", "natural_pair", "joker_pair")
 
@@ -139,4 +141,13 @@ class DragonPokerRules(Strict):
         hand = (self.stake_points + self.win_points.three_rows + bonuses) * bet_credits
         side = self.pair_bonus.max_bet_credits * (max(self.pair_bonus.pays_to_one.values()) + 1)
         return hand + side
+
+    @property
+    def stake_bets(self) -> int:
+        """The stake is S bets of B credits (the wager offer, `egm.games.base.WagerOffer`)."""
+        return self.stake_points
+
+    @property
+    def side_bet_limits(self) -> dict[str, int]:
+        return {PAIR_BONUS: self.pair_bonus.max_bet_credits}
 

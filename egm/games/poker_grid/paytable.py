@@ -155,6 +155,15 @@ class PokerGridRules(Strict):
         top_award = max(self.hand_awards.model_dump().values())
         return (max(t.pays for t in self.result_pays) + self.rows * self.cols * top_award) * bet_credits
 
+    @property
+    def stake_bets(self) -> int:
+        """The stake is `stake_units` bets of B credits (the wager offer, `egm.games.base.WagerOffer`)."""
+        return self.stake_units
+
+    @property
+    def side_bet_limits(self) -> dict[str, int]:
+        return {}  # Poker Grid has no side bet
+
     def result_units(self, margin: int) -> int:
         """Units the result pays: margin = customer score - best opponent score."""
         return max((tier.pays for tier in self.result_pays if tier.min_margin <= margin), default=0)
