@@ -158,11 +158,13 @@ def _autoplay_command(args: argparse.Namespace) -> int:
             args.json,
         )
         return EXIT_BAD_INPUT
-    try:
-        cabinet = build_cabinet(config, args.nvram, seed=args.seed)  # every game: one may be in progress
-    except ConfigError as exc:  # e.g. a denomination a pay table does not offer
-        _emit({"error": str(exc)}, args.json)
-        return EXIT_BAD_INPUT
+    cabinet = build_cabinet(config, args.nvram, seed=args.seed)  # every game: one may be in progress
+    denom = config.denomination_cents
+    for game_id, game in cabinet.games.items():  # refused before the memory is opened or a note goes in
+        if denom not in game.paytable.header.denominations_cents:
+            message = f"denomination_cents {denom} is not offered by the {game_id} pay table; choose one"
+            _emit({"error": message}, args.json)
+            return EXIT_BAD_INPUT
     report, code = autoplay(cabinet, args.game, args.games, args.bill_cents)
     _emit(report, args.json)
     return code

@@ -30,7 +30,7 @@ from egm.events import (
 from egm.games.base import Game
 from egm.memory.store import read_memory
 from hardware.factory import build_devices
-from tests.cabinet_support import GAME_ID, POOL, DrawGame, DrawRound, make_cabinet, spine_config
+from tests.cabinet_support import GAME_ID, POOL, DrawGame, DrawRound, draw_games, make_cabinet, spine_config
 from tests.test_memory import FailingCommit
 
 
@@ -236,7 +236,7 @@ class SeededDraw(DrawGame):
 
 
 def test_a_fresh_memory_starts_the_jackpot_at_its_seed(tmp_path: Path) -> None:
-    games: dict[str, Game] = {GAME_ID: SeededDraw(SimpleNamespace(id="seeded"))}
+    games: dict[str, Game] = {GAME_ID: SeededDraw(draw_games()[GAME_ID].paytable)}
     cab = make_cabinet(tmp_path, games=games)
     cab.boot()
     insert(cab, 500)
@@ -246,7 +246,8 @@ def test_a_fresh_memory_starts_the_jackpot_at_its_seed(tmp_path: Path) -> None:
 
 # --- item 9: the pay table's maximum win is never credited beyond ------------------------------------
 def test_a_win_above_the_max_win_locks_up_for_a_hand_pay(tmp_path: Path) -> None:
-    table = SimpleNamespace(id="capped", header=SimpleNamespace(max_win_cents=150))
+    table = draw_games()[GAME_ID].paytable
+    table.header.max_win_cents = 150
     cab = make_cabinet(tmp_path, games={GAME_ID: DrawGame(table)}, seed=3)
     cab.boot()
     insert(cab, 10000)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from egm.clock import Clock, SystemClock
-from egm.config import PROJECT_ROOT, CabinetConfig, ConfigError, JurisdictionConfig, load_jurisdiction
+from egm.config import PROJECT_ROOT, CabinetConfig, JurisdictionConfig, load_jurisdiction
 from egm.events import ACCEPTED, ButtonChanged, CashOut, Door, Result, StartGame
 from egm.games import game_class
 from egm.games.base import Game
@@ -222,7 +222,6 @@ def build_cabinet(
     """A cabinet as configured: devices from config, each game with its pay table from the ROM.
 
     A pay table the ROM refuses leaves its game out and stands as a ROM problem (a rom_error tilt).
-    Raises ConfigError when a pay table does not offer the configured denomination.
     `seed` gives deterministic replay (tests, lab); without it the RNG is seeded from the OS.
     """
     from egm.rom import PaytableError, RomProblem, configured_paths, load_paytable, verify_rom
@@ -242,12 +241,6 @@ def build_cabinet(
         except PaytableError as exc:
             refused.append(RomProblem(f"paytables/{game_id}.toml", "changed", f"pay table refused: {exc}"))
             continue
-        offered = paytable.header.denominations_cents
-        if config.denomination_cents not in offered:
-            raise ConfigError(
-                f"denomination_cents {config.denomination_cents} is not offered by the {game_id} pay table "
-                f"{offered}; set the cabinet's denomination to one of them"
-            )
         games[game_id] = game_class(game_id)(paytable)
 
     def rom_check() -> Any:

@@ -129,8 +129,8 @@ class PlayPart(CabinetPart):
         win_cents = outcome.win_credits * denom
         stake_cents = record["wager"]["stake_credits"] * denom
         game_id, paytable_id = record["game_id"], record["paytable_id"]
-        max_win = self._max_win_cents(self.games[game_id])
-        above_max = max_win is not None and win_cents > max_win  # never credited: the attendant checks it
+        max_win = self.games[game_id].paytable.header.max_win_cents
+        above_max = win_cents > max_win  # never credited: the attendant checks it
         hand_paid = above_max or requires_hand_pay(win_cents, self.jurisdiction.hand_pay_limit_cents)
         scoreboard = dict(memory.get("scoreboard", {}))
         scoreboard[game_id] = scoreboard_after(scoreboard.get(game_id, []), outcome.result_code)
@@ -173,10 +173,5 @@ class PlayPart(CabinetPart):
 
     def _paytable_id(self, game: Game) -> str:
         return str(getattr(game.paytable, "id", game.game_id))
-
-    def _max_win_cents(self, game: Game) -> int | None:
-        """The pay table's declared maximum win (None for a game without a pay-table header)."""
-        header = getattr(game.paytable, "header", None)
-        return None if header is None else int(header.max_win_cents)
 
     handlers = {SelectGame: _select_game, StartGame: _start_game, PlayerDecision: _decide}
