@@ -379,6 +379,7 @@ def test_door_close_checks_memory_and_repairs_a_damaged_copy(cabinet: Any) -> No
     insert(cabinet, 2000)
     cabinet.devices.doors.open_door(Door.MAIN)
     cabinet.poll_devices()
+    cabinet.memory.verify()  # copy B has taken the last transaction (it follows on its own thread)
     with sqlite3.connect(cabinet.nvram_dir / "copy-b.db") as conn:  # damage while the door is open
         conn.execute("UPDATE records SET payload = replace(payload, '2000', '9000') WHERE name = 'meters'")
     cabinet.devices.doors.close_door(Door.MAIN)
@@ -389,6 +390,7 @@ def test_door_close_checks_memory_and_repairs_a_damaged_copy(cabinet: Any) -> No
 
 def test_memory_lost_during_play_is_a_ram_error_before_the_next_game(cabinet: Any) -> None:
     insert(cabinet, 2000)
+    cabinet.memory.verify()  # copy B has taken the last transaction (it follows on its own thread)
     for name in ("copy-a.db", "copy-b.db"):
         with sqlite3.connect(cabinet.nvram_dir / name) as conn:
             conn.execute("UPDATE records SET mac = zeroblob(32) WHERE name = 'meters'")

@@ -49,6 +49,8 @@ def checkpoint_and_close(memory: WagerMemory) -> None:
 def test_fresh_memory_is_two_good_equal_copies(tmp_path: Path) -> None:
     memory = open_memory(tmp_path)
     insert_bill(memory, 2000)
+    assert check_copy(tmp_path / COPY_FILES[0]).generation == memory.generation == 2  # committed
+    assert memory.verify() == []  # waits for copy B, which follows on its own thread
     checks = [check_copy(tmp_path / name) for name in COPY_FILES]
     assert all(c.ok for c in checks)
     assert checks[0].generation == checks[1].generation == memory.generation == 2
@@ -146,7 +148,9 @@ def test_copy_one_step_behind_is_rolled_forward(tmp_path: Path) -> None:
     again = open_memory(tmp_path)
     assert again.meters["bills_in"] == 600
     assert "rolled forward" in again.events(limit=1)[0]["message"]
-    assert check_copy(tmp_path / "copy-b.db").generation == again.generation
+    generation = again.generation
+    again.close()
+    assert check_copy(tmp_path / "copy-b.db").generation == generation
 
 
 def test_accounting_breach_commits_nothing(tmp_path: Path) -> None:

@@ -15,7 +15,9 @@ small file of its own: it is the commit point, and the independent witness check
 
 Transactions (the commit rule, docs/wager-memory.md). A transaction is written to copy A, then the
 seal takes its generation (fsync), then copy B. It is committed when the seal holds it; only then
-does the caller show or acknowledge anything. So at boot, with the seal at generation s:
+does the caller show or acknowledge anything. Copy B follows on a worker thread; the next
+transaction, a check or closing waits for it first, so copy B is at most one transaction behind.
+So at boot, with the seal at generation s:
   - a copy at s is current; a copy at s + 1 holds a transaction that was never committed (a power
     cut before the seal) and is rolled back from the other copy; a copy at s - 1 missed the last
     committed transaction (a power cut before copy B) and is rolled forward from the other;
@@ -49,7 +51,7 @@ import os
 import secrets
 import sqlite3
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -382,6 +384,9 @@ class WagerMemory:
         self.recall_depth = recall_depth
         self._conns: list[sqlite3.Connection] = []
         self._checkpointer: ThreadPoolExecutor | None = None
+        self._mirror_worker: ThreadPoolExecutor | None = None
+        self._mirror_job: Future[None] | None = None  # copy B taking the last committed transaction
+        self._mirror_generation = 0
         self._checkpoint_conns: list[sqlite3.Connection] = []
         self._records: dict[str, Any] = {}
         self._macs: dict[str, bytes] = {}  # of the records as committed, for the table's seal
@@ -536,6 +541,7 @@ class WagerMemory:
     def verify(self, *, full: bool = False) -> list[str]:
         """Re-check both copies and the seal on disk (critical records only unless full); repair a
         bad copy. Returns the repairs made (already logged). Raises RamError when no copy is good."""
+        self._await_mirror()
         if self._failure:
             raise RamError(self._failure)
         tables = TABLES if full else ("records",)
@@ -570,9 +576,11 @@ class WagerMemory:
             self._lock_fd = None
 
     def _close_connections(self) -> None:
-        if self._checkpointer is not None:
-            self._checkpointer.shutdown()
-        self._checkpointer = None
+        self._await_mirror()
+        for pool in (self._checkpointer, self._mirror_worker):
+            if pool is not None:
+                pool.shutdown()
+        self._checkpointer = self._mirror_worker = None
         conns, self._conns, self._checkpoint_conns = self._checkpoint_conns + self._conns, [], []
         for conn in conns:
             conn.close()
@@ -620,6 +628,7 @@ class WagerMemory:
         Raises AccountingBreach (committing nothing) when the meters would break the identity, and
         CommitFailed (a RamError: nothing committed) when storage fails before the seal.
         """
+        self._await_mirror()  # copy B has the previous transaction before this one reaches copy A
         if self._failure:
             raise RamError(self._failure)
         tx = Transaction(meters=self.meters.copy(), now=self.clock.now().isoformat())
@@ -714,20 +723,27 @@ class WagerMemory:
         self._macs = macs
         self._seal = seal if self._seal_writer is not None else self._seal
         self._next_event, self._next_recall = next_event, next_recall
-        if len(self._conns) > 1:
-            self._mirror(apply)
+        if len(self._conns) > 1:  # copy B follows on its own thread, while the cabinet carries on
+            if self._mirror_worker is None:
+                self._mirror_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wager-memory-b")
+            self._mirror_generation = generation
+            self._mirror_job = self._mirror_worker.submit(apply, self._conns[1])
         if self.generation % CHECKPOINT_EVERY == 0 and self._checkpoint_conns:
             if self._checkpointer is None:
                 self._checkpointer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wager-memory-wal")
             self._checkpointer.submit(self._checkpoint)
 
-    def _mirror(self, apply: Any) -> None:
-        """Copy B takes the committed transaction; when it cannot, it is rebuilt from copy A now."""
+    def _await_mirror(self) -> None:
+        """Wait for copy B to take the last committed transaction; when it could not, rebuild it
+        from copy A now (the transaction stands: it is in copy A and the seal)."""
+        job, self._mirror_job = self._mirror_job, None
+        if job is None:
+            return
         try:
-            apply(self._conns[1])
+            job.result()
             return
         except STORAGE_ERRORS as exc:
-            problem = f"copy B failed to take generation {self.generation} ({exc})"
+            problem = f"copy B failed to take generation {self._mirror_generation} ({exc})"
         try:
             self._conns[1].close()
             _copy_over(self.directory / COPY_FILES[0], self.directory / COPY_FILES[1])
