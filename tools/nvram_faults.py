@@ -79,7 +79,9 @@ def build_history(workdir: Path) -> tuple[Path, Path, dict[str, Any]]:
                 tx.add_recall({"number": i})
             tx.log("history", f"tx {i}")
         if i == OLD_AT:
+            memory.verify()  # copy B has taken it too (it follows on its own thread): reproducible
             snapshot(live, workdir / "old")
+    memory.verify()
     snapshot(live, workdir / "newest")
     expected = memory.meters.to_record()
     memory.close()
