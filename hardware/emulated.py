@@ -29,6 +29,7 @@ from hardware.interfaces import (
     TicketData,
     TicketFailed,
     TicketPrinted,
+    same_item,
 )
 
 
@@ -103,7 +104,7 @@ class EmulatedBillAcceptor(_EventQueue):
 
     def in_cash_box(self, amount_cents: int, barcode: str | None) -> bool:
         """The attendant's count: is this item in the cash box?"""
-        return BillStacked(amount_cents, barcode) in self.stacked
+        return any(same_item(amount_cents, barcode, s.amount_cents, s.barcode) for s in self.stacked)
 
     def power_cycle(self, path: PowerUpPath | None = None) -> None:
         """The acceptor loses power and comes back, reporting where the item in escrow went.

@@ -44,6 +44,14 @@ class BillRejected:
     reason: str
 
 
+def same_item(amount_cents: int, barcode: str | None, other_cents: int, other_barcode: str | None) -> bool:
+    """Whether two reports name the same note or ticket: a ticket by its barcode (an acceptor may not
+    know its amount), a note by its value."""
+    if barcode is not None or other_barcode is not None:
+        return barcode == other_barcode
+    return amount_cents == other_cents
+
+
 class PowerUpPath(StrEnum):
     """Where a bill acceptor says the item in its path went across its own power loss (ID-003)."""
 

@@ -272,3 +272,13 @@ def test_headless_autoplay_reconciles_a_lost_note_from_the_cash_box(tmp_path: Pa
     assert report["meters"]["current_credits"] == 0 and report["meters"]["games_played"] == 2
     events = [e["message"] for e in read_memory(tmp_path).events]
     assert any("500-cent note was not found in the cash box by the attendant" in m for m in events)
+
+
+def test_the_attendants_count_knows_a_ticket_by_its_barcode() -> None:
+    from hardware.emulated import EmulatedBillAcceptor
+
+    acceptor = EmulatedBillAcceptor()
+    acceptor.enable(frozenset({500}), tickets=True)
+    assert acceptor.insert_ticket("123456789012345678")  # the acceptor does not read the amount
+    acceptor.stack()
+    assert acceptor.in_cash_box(700, "123456789012345678") and not acceptor.in_cash_box(500, None)

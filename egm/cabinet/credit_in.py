@@ -28,15 +28,14 @@ from egm.events import (
 )
 from egm.memory.store import Transaction
 from egm.payout.tickets import TicketRefused, check_redemption
+from hardware.interfaces import same_item
 
 from .core import CabinetPart
 
 
 def _same_item(pending: dict[str, Any], amount_cents: int, barcode: str | None) -> bool:
-    """Whether a device's report is about the pending item (a ticket by its barcode, a note by value)."""
-    if pending["barcode"] is not None or barcode is not None:
-        return pending["barcode"] == barcode
-    return pending["amount_cents"] == amount_cents
+    """Whether a device's report is about the pending item."""
+    return same_item(pending["amount_cents"], pending["barcode"], amount_cents, barcode)
 
 
 def _item_name(pending: dict[str, Any]) -> str:
@@ -138,7 +137,7 @@ class CreditInPart(CabinetPart):
         pending = self.memory.get("bill") if self.memory else None
         if pending is None or pending.get("unreconciled"):
             return ACCEPTED  # nothing pending, or already waiting for the attendant
-        known = event.amount_cents or event.barcode is not None
+        known = event.amount_cents > 0 or event.barcode is not None
         if known and not _same_item(pending, event.amount_cents, event.barcode):
             self._mark_unreconciled(pending, "the acceptor reported another item in its path")
         elif event.path is PowerUpPath.IN_STACKER:

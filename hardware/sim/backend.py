@@ -14,7 +14,7 @@ from typing import Any
 
 from hardware.core.clock import Clock
 from hardware.core.config import ConfigError, DeviceConfig
-from hardware.interfaces import Door, Key, TicketData
+from hardware.interfaces import Door, Key, TicketData, same_item
 from hardware.serial.backend import build_serial_device, protocol_of
 from hardware.serial.ports import PortFactory
 from hardware.sim.device import SimDevice
@@ -56,8 +56,7 @@ class SimBillAcceptor(SimBackedDevice):
 
     def in_cash_box(self, amount_cents: int, barcode: str | None) -> bool:
         """The attendant's count: is this item in the cash box? (a ticket is known by its barcode)"""
-        box = self.simulator.cash_box
-        return any(b == barcode if barcode else (c, b) == (amount_cents, None) for c, b in box)
+        return any(same_item(amount_cents, barcode, c, b) for c, b in self.simulator.cash_box)
 
     def jam(self) -> None:
         self.simulator.inject_fault("jam")
