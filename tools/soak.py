@@ -53,6 +53,7 @@ NOTES = (100, 500, 1000, 2000, 5000, 10000)
 DENOMINATION_CENTS = 25
 CHILD_TIMEOUT_S = 60
 STARTUP_S = 2.5  # about how long a cabinet process takes to import, verify its ROM and boot
+PROGRESS_EVERY = 50  # kills between progress lines
 
 
 # --- the cabinet process ---------------------------------------------------------------------------
@@ -91,12 +92,12 @@ def run_child(args: argparse.Namespace) -> int:
         elif state == "attract":
             game_id = rng.choice(list(cabinet.games))
             stake = cabinet.games[game_id].default_wager(DENOMINATION_CENTS).stake_credits
-            roll = rng.random()
-            if roll < 0.03:
+            roll = rng.random()  # about 100 rolls a second: credits build up for the odd hand pay
+            if roll < 0.002:
                 cabinet.handle(KeyTurned(Key.OPERATOR, True))
-            elif cabinet.credits_cents >= limit or (roll < 0.08 and cabinet.credits_cents > 0):
+            elif cabinet.credits_cents >= limit or (roll < 0.003 and cabinet.credits_cents > 0):
                 cabinet.handle(CashOut())  # a ticket, or a hand pay at the limit
-            elif cabinet.credits_cents >= stake * DENOMINATION_CENTS and roll < 0.6:
+            elif cabinet.credits_cents >= stake * DENOMINATION_CENTS and roll < 0.2:
                 cabinet.handle(StartGame(game_id))
             else:
                 time.sleep(0.01)  # waiting for the customer's notes
@@ -143,6 +144,7 @@ class Soak:
     inserted_tickets: set[str] = field(default_factory=set)
     games_played: int = 0
     reconcile: str = ""
+    stop: bool = False  # set by SIGTERM: finish this kill, then report what was done
 
     @property
     def nvram(self) -> Path:
@@ -161,8 +163,10 @@ class Soak:
                     "--reconcile", self.reconcile,
                 ]  # fmt: skip
                 self.one_kill(argv)
-                if self.tally.errors:
+                if self.tally.errors or self.stop:
                     break
+                if self.tally.kills % PROGRESS_EVERY == 0:
+                    print(self.tally.line(), flush=True)
         return self.tally
 
     def one_kill(self, argv: list[str]) -> None:
@@ -280,7 +284,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         return run_child(args)
     with tempfile.TemporaryDirectory() as tmp:
-        tally = Soak(Path(tmp), random.Random(args.seed), args.max_run).run(args.kills)
+        soak = Soak(Path(tmp), random.Random(args.seed), args.max_run)
+        signal.signal(signal.SIGTERM, lambda *_: setattr(soak, "stop", True))
+        tally = soak.run(args.kills)
     if args.json:
         print(json.dumps(asdict(tally)))
     else:
