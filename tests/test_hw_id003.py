@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -454,3 +455,22 @@ def test_a_driver_started_mid_stack_reports_what_the_acceptor_stacked() -> None:
         rig.poll_until(lambda _: sim.steady[0] == p.ENABLE_IDLING, limit=20)
         rig.driver.close()
     assert of(BillStacked, rig.events) == [BillStacked(1000)] and sim.cash_box == [(1000, None)]
+
+
+def test_a_second_note_of_the_same_value_is_never_stacked_unasked(rig: Rig) -> None:
+    """The STACKED status of the first note goes by unseen (the next note is already in escrow): the
+    second note is a new escrow the cabinet must accept, not a repeat of the first's stack."""
+    rig.boot()
+    rig.sim.insert_note(500)
+    rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+    rig.driver.stack()
+    rig.poll_until(lambda ev: bool(of(BillStacked, ev)))
+    deadline = time.monotonic() + 5
+    while rig.sim.stage != "idle" and time.monotonic() < deadline:  # the ACK reached the acceptor
+        time.sleep(0.01)
+    assert rig.sim.insert_note(500)  # before the driver polled STACKED
+    events = rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)), limit=10)
+    assert of(BillEscrowed, events) == [BillEscrowed(500)]
+    rig.poll(3)
+    assert rig.sim.cash_box == [(500, None)] and rig.sim.stage == "escrow"  # waits for the cabinet
+    assert of(BillStacked, rig.events) == [BillStacked(500)]

@@ -259,6 +259,8 @@ class Id003BillAcceptor:
             self._command(p.RETURN)
             return
         self.heard_escrow = True
+        if self.vended:  # the last item was stacked and its STACKED went by unseen: this one is new,
+            self._clear_escrow()  # even at the same value, and nobody has asked to stack it yet
         if self.escrow != item:
             self._returned()  # a different item: the one we knew went back unseen
             self.escrow = item
