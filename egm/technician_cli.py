@@ -143,12 +143,11 @@ def _events(args: argparse.Namespace) -> int:
         except ValueError:
             print(f"--since {args.since!r} is not an ISO time; write e.g. 2026-11-26T08:00", file=sys.stderr)
             return EXIT_BAD_INPUT
-    memory, report, code = _open_memory(args)
-    if memory is None:
+    content, report, code = _open_memory(args)
+    if content is None:
         _emit(report, args.json)
         return code
-    entries = list(reversed(memory.events()))  # oldest first, as a log is read
-    memory.close()
+    entries = list(reversed(content.events))  # oldest first, as a log is read
     if since is not None:
         entries = [e for e in entries if _at(e) >= _comparable(since, _at(e))]
     if args.json:

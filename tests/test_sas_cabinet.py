@@ -76,9 +76,13 @@ class Rig:
         self.thread.join(timeout=5)
         self.devices.host_link.close()
         self.host.close()
+        self.cabinet.memory.close()  # a dead process holds no lock; what it committed is on disk
 
     def stop(self) -> None:
-        self.power_cut()
+        self.stopping.set()
+        self.thread.join(timeout=5)
+        self.devices.host_link.close()
+        self.host.close()
         self.cabinet.close()
 
     def meters(self) -> dict[str, int]:

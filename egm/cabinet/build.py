@@ -17,7 +17,7 @@ from egm.events import ACCEPTED, ButtonChanged, CashOut, Door, Result, StartGame
 from egm.games import game_class
 from egm.games.base import Game
 from egm.host.sas import HostPart
-from egm.memory.store import RamError, WagerMemory
+from egm.memory.store import RamError, Transaction, WagerMemory
 from egm.rng import Rng
 from hardware.factory import Devices, build_devices
 
@@ -147,6 +147,7 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, HostPart):
         if self.memory is not None:
             self._power_up_records()
         self._settle()
+        self.poll_devices()  # the devices report in (the bill acceptor: what is in its path)
         return Result(True, f"booted into {self.state}")
 
     def _power_up_records(self) -> None:
@@ -154,7 +155,8 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, HostPart):
         assert memory is not None
         last = memory.events(limit=1)
         previous = PREVIOUS_STOP.get(last[0]["kind"], "power_loss") if last else "none"
-        with memory.transaction() as tx:
+
+        def powered_up(tx: Transaction) -> None:
             if previous == "power_loss":
                 tx.log("power_loss", f"Power was lost after {last[0]['at']} without a clean power down.")
             tx.meters.add("power_resets", 1)
@@ -167,6 +169,9 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, HostPart):
             )
             for problem in self._rom_problems:
                 tx.log("rom_error", f"ROM self-test failed: {problem}")
+
+        if not self._commit(powered_up):  # the memory failed under us: a RAM-error tilt
+            return
         error = memory.meters.balance_error()
         if error and not memory.get("accounting_error"):
             self._record_accounting_error(f"meters found {error} cents off the accounting identity at boot")
@@ -176,10 +181,8 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, HostPart):
         """Finish what a power cut interrupted: each pending record is settled exactly once."""
         memory = self.memory
         assert memory is not None
-        bill = memory.get("bill")
-        if bill is not None:
-            self._credit_stacked(bill, after_power_loss=True)
-            self.recovered.append("bill")
+        if memory.get("bill") is not None:  # settled by what the acceptor reports (see credit_in)
+            self.recovered.append("bill pending: settled by the acceptor's report")
         if memory.get("cashout") is not None:
             # The validation number was committed before printing; whether or not the paper came out,
             # that ticket stands as issued, and no second ticket is printed.

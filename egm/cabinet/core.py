@@ -134,7 +134,7 @@ class CabinetPart:
             "ramerror": self._ram_error,
             "romerror": "; ".join(self._rom_problems),
             "accountingerror": self.memory.get("accounting_error", "") if self.memory else "",
-            "devicefault": "; ".join(self._faults.values()),
+            "devicefault": "; ".join(filter(None, [*self._faults.values(), self._unreconciled_bill()])),
         }
         return detail.get(tilts[0], f"{TILT_NAMES[tilts[0]].replace('_', ' ')}: close it to resume")
 
@@ -210,16 +210,23 @@ class CabinetPart:
         except AccountingBreach as exc:
             self._record_accounting_error(str(exc))
             return False
-        except sqlite3.Error as exc:  # the memory could not be written: nothing may be acknowledged
+        except RamError as exc:  # not committed (the memory says why): nothing may be acknowledged
+            self._enter_ram_error(str(exc))
+            return False
+        except (sqlite3.Error, OSError) as exc:  # a storage error is a RAM-error tilt, never a crash
             self._enter_ram_error(f"wager memory write failed ({exc}); an operator RAM clear is required")
             return False
         return True
 
     def _record_accounting_error(self, message: str) -> None:
         assert self.memory is not None
-        with self.memory.transaction() as tx:
-            tx.set("accounting_error", message)
-            tx.log("accounting_error", f"Accounting error: {message}. Operator RAM clear required.")
+
+        try:
+            with self.memory.transaction() as tx:
+                tx.set("accounting_error", message)
+                tx.log("accounting_error", f"Accounting error: {message}. Operator RAM clear required.")
+        except (RamError, sqlite3.Error, OSError) as exc:
+            self._enter_ram_error(f"{exc} (while recording an accounting error: {message})")
         self._settle()
 
     def _enter_ram_error(self, message: str) -> None:
@@ -238,12 +245,17 @@ class CabinetPart:
             return False
         return True
 
+    def _unreconciled_bill(self) -> str:
+        """The sentence of a pending note or ticket the attendant must reconcile, or ""."""
+        pending = self.memory.get("bill") if self.memory else None
+        return str(pending.get("unreconciled", "")) if pending else ""
+
     def _standing_tilts(self) -> list[str]:
         standing = {
             "ramerror": bool(self._ram_error),
             "romerror": bool(self._rom_problems),
             "accountingerror": bool(self.memory and self.memory.get("accounting_error")),
-            "devicefault": bool(self._faults),
+            "devicefault": bool(self._faults) or bool(self._unreconciled_bill()),
         }
         standing.update({tilt: door in self._open_doors for door, tilt in DOOR_TILTS.items()})
         return [t for t in TILTS if standing[t]]

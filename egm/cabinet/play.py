@@ -67,7 +67,8 @@ class PlayPart(CabinetPart):
             return Result(False, self._tilt_detail())
         assert self.memory is not None
         number = self.memory.meters["games_played"] + 1
-        pools = {name: self.memory.get("pools", {}).get(name, 0) for name in game.pool_names}
+        held = self.memory.get("pools", {})  # a fresh memory holds none: the game starts each at its seed
+        pools = {name: held[name] for name in game.pool_names if name in held}
         round_ = game.new_round(wager, self.rng_for_game(number), pools)
         paytable_id = self._paytable_id(game)
         record = {
@@ -129,8 +130,10 @@ class PlayPart(CabinetPart):
         denom = record["wager"]["denom_cents"]
         win_cents = outcome.win_credits * denom
         stake_cents = record["wager"]["stake_credits"] * denom
-        hand_paid = requires_hand_pay(win_cents, self.jurisdiction.hand_pay_limit_cents)
         game_id, paytable_id = record["game_id"], record["paytable_id"]
+        max_win = self.games[game_id].paytable.header.max_win_cents
+        above_max = win_cents > max_win  # never credited: the attendant checks it
+        hand_paid = above_max or requires_hand_pay(win_cents, self.jurisdiction.hand_pay_limit_cents)
         scoreboard = dict(memory.get("scoreboard", {}))
         scoreboard[game_id] = scoreboard_after(scoreboard.get(game_id, []), outcome.result_code)
         result = {
@@ -145,7 +148,10 @@ class PlayPart(CabinetPart):
         def finish(tx: Transaction) -> None:
             if hand_paid:
                 tx.set("handpay", {"kind": "jackpot", "amount_cents": win_cents, "game": record["number"]})
-                tx.log("hand_pay", f"Jackpot of {win_cents} cents locks up for a hand pay.", game=game_id)
+                why = f", above the pay table's maximum win of {max_win} cents," if above_max else ""
+                tx.log(
+                    "hand_pay", f"Jackpot of {win_cents} cents{why} locks up for a hand pay.", game=game_id
+                )
             elif win_cents:
                 tx.meters.add("coin_out", win_cents)
                 tx.meters.add("current_credits", win_cents)

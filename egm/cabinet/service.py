@@ -43,8 +43,9 @@ class ServicePart(CabinetPart):
     def _attendant_acknowledge(self) -> Result:
         """The attendant has dealt with a faulted device (cleared the path, counted the cash box).
 
-        Faults that only a person can settle (ID-003: power loss while stacking, an unconfirmed stack)
-        clear now; the device reports DeviceFaultCleared on its next poll.
+        Faults that only a person can settle (ID-003: an unconfirmed stack, a stack nobody asked for)
+        clear now; the device reports DeviceFaultCleared on its next poll. An unreconciled pending
+        bill is settled separately, by `ReconcileBill` (credit_in).
         """
         self._commit(lambda tx: tx.log("attendant", "Attendant key: device faults acknowledged."))
         self.devices.bill_acceptor.acknowledge_faults()

@@ -183,10 +183,15 @@ class Id003Simulator(SimDevice):
             self.fault = None
             self._settle()
 
-    def power_cycle(self) -> None:
-        """Cut and restore power now; a bill in the path makes the matching power-up status."""
+    def power_cycle(self, status: int | None = None) -> None:
+        """Cut and restore power now; a bill in the path makes the matching power-up status.
+
+        `status` forces the power-up status reported (e.g. plain POWER UP although a bill was in
+        the path, as an acceptor that lost track of it would), after the bill settled as usual.
+        """
         with self.lock:
-            self.power_up(self._settle_path())
+            settled = self._settle_path()
+            self.power_up(settled if status is None else status)
 
     def unplug(self) -> None:
         """Power and cable gone: a bill in the path settles as in `power_cycle`, reported at replug."""
