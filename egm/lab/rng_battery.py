@@ -34,6 +34,7 @@ from egm.lab.stats import normal_two_sided_p
 from egm.rng import BLOCK_BYTES, Rng
 
 MIN_BYTES = 10_000
+GENERATOR = "CTR_DRBG (AES-256)"  # the cabinet's generator, egm/rng.py
 
 
 @dataclass(frozen=True)
