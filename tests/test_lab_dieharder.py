@@ -149,3 +149,24 @@ def test_full_battery_passes_a_seeded_stream(capsys: pytest.CaptureFixture[str])
     assert {(t["number"], t["ntuple"]) for t in tests if t["number"] in dieharder.SWEEPS} == {
         (number, n) for number, ntuples in dieharder.SWEEPS.items() for n in ntuples}
     assert not [t for t in tests if t["assessment"] == "fail"]
+
+
+class Dying:
+    """A stream that breaks after its first megabyte."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def readinto(self, buffer: bytearray) -> None:
+        self.calls += 1
+        if self.calls > 1:
+            raise RuntimeError("the stream broke")
+        buffer[:] = bytes(len(buffer))
+
+
+@needs_dieharder
+def test_a_stream_that_breaks_ends_the_test_and_is_raised_not_a_hang() -> None:
+    program = dieharder.executable()
+    assert program is not None
+    with pytest.raises(RuntimeError, match="the stream broke"):
+        dieharder.run_test(program, 100, None, Dying())  # type: ignore[arg-type]

@@ -22,7 +22,7 @@ import shutil
 import subprocess
 import threading
 from collections.abc import Callable, Iterable
-from typing import Literal
+from typing import IO, Literal
 
 from egm.config import Strict
 from egm.rng import Rng, derive_seed
@@ -110,17 +110,32 @@ def parse(number: int, output: str, streamed: int) -> list[DieharderResult]:
     return results
 
 
-def _feed(rng: Rng, stream: subprocess.Popen[bytes], written: list[int]) -> None:
-    """Write the DRBG stream into the test's stdin until the test stops reading (it exits)."""
-    assert stream.stdin is not None
-    buffer = bytearray(WRITE_BYTES)
-    try:
-        while True:
-            rng.readinto(buffer)
-            stream.stdin.write(buffer)
-            written[0] += len(buffer)
-    except (BrokenPipeError, ValueError, OSError):
-        return  # the test has read all it wanted and closed its end
+class _Feeder:
+    """Writes the DRBG stream into a test's stdin until the test stops reading (it exits). However
+    this ends, stdin is closed, so a test never waits for bytes that will not come; a failure of
+    the stream itself is kept for the caller to raise."""
+
+    def __init__(self, rng: Rng, stdin: IO[bytes]) -> None:
+        self.rng, self.stdin = rng, stdin
+        self.written = 0
+        self.failure: Exception | None = None
+
+    def run(self) -> None:
+        buffer = bytearray(WRITE_BYTES)
+        try:
+            while True:
+                self.rng.readinto(buffer)
+                self.stdin.write(buffer)
+                self.written += len(buffer)
+        except (BrokenPipeError, ValueError, OSError):
+            pass  # the test has read all it wanted and closed its end
+        except Exception as exc:  # raised again in the calling thread
+            self.failure = exc
+        finally:
+            try:
+                self.stdin.close()
+            except OSError:
+                pass  # already broken: the test has gone
 
 
 def run_test(program: str, number: int, ntuple: int | None, rng: Rng) -> list[DieharderResult]:
@@ -130,9 +145,10 @@ def run_test(program: str, number: int, ntuple: int | None, rng: Rng) -> list[Di
         command += ["-n", str(ntuple)]
     process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT)
-    written = [0]
-    feeder = threading.Thread(target=_feed, args=(rng, process, written), daemon=True)
-    feeder.start()
+    assert process.stdin is not None
+    feeder = _Feeder(rng, process.stdin)
+    thread = threading.Thread(target=feeder.run, daemon=True)
+    thread.start()
     try:
         assert process.stdout is not None
         output = process.stdout.read().decode("ascii", "replace")
@@ -141,8 +157,10 @@ def run_test(program: str, number: int, ntuple: int | None, rng: Rng) -> list[Di
         if process.poll() is None:
             process.kill()
             process.wait()
-        feeder.join(timeout=5)
-    results = parse(number, output, written[0])
+        thread.join(timeout=5)
+    if feeder.failure is not None:
+        raise feeder.failure
+    results = parse(number, output, feeder.written)
     if status != 0 or not results:
         detail = output.strip().splitlines()[-1:] or ["no output"]
         raise DieharderError(f"dieharder test {number} did not report (exit status {status}): {detail[0]}")
