@@ -71,7 +71,8 @@ def test_segment_trace_covers_every_game() -> None:
 
 # Figures of the hand-written distributions that scipy.stats replaced (incomplete gamma by its series
 # and Lentz's continued fraction, quantiles by bisection, normal tails by erfc), recorded from that code
-# (commit 32b1ff5) on fixed inputs. SciPy must give the same figures far below the last printed digit.
+# (commit 32504fb, the last before the change) on fixed inputs. SciPy must give the same figures far
+# below the last printed digit.
 OLD_CHI2_SF = [  # (x, df, P(X >= x))
     (0.5, 1, 0.4795001221869536),
     (3.841458820694124, 1, 0.05000000000000004),
