@@ -167,7 +167,11 @@ def lab_rng_command(args: argparse.Namespace) -> int:
         for r in results:
             print(f"  {'PASS' if r.passed else 'FAIL'}  {r.name:<40} statistic {r.statistic:>12.4f}  "
                   f"({r.detail})  p = {r.p_value:.4f}", flush=True)
-    external = _dieharder(args, text=not args.json) if args.dieharder or args.dieharder_tests else None
+    try:
+        external = _dieharder(args, text=not args.json) if args.dieharder or args.dieharder_tests else None
+    except KeyboardInterrupt:
+        print("egm lab rng: stopped during dieharder; no verdict", file=sys.stderr)
+        return EXIT_INTERRUPTED
     passed = all(r.passed for r in results) and (external is None or external.passed is not False)
     record = BatteryRecord(generator=GENERATOR, software_version=software_version(), seed=args.seed,
                            bytes=args.bytes, shuffles=args.shuffles, jurisdiction=args.jurisdiction,
