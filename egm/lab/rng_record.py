@@ -63,4 +63,7 @@ def load_record(path: Path) -> BatteryRecord:
     try:
         return BatteryRecord.model_validate_json(text)
     except ValidationError as exc:
-        raise LabError(format_validation_error(path, exc)) from None
+        problems = format_validation_error(path, exc).splitlines()
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise LabError(f"--rng-results is not a record written by `egm lab rng --json`: {problems[0]}{more}"
+                       ) from None
