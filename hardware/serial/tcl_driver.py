@@ -35,7 +35,7 @@ from hardware.interfaces import (
 from hardware.serial import tcl_protocol as t
 from hardware.serial.link import Interval, SerialLink
 from hardware.serial.ports import TCL_LINE, LineSettings, PortFactory, open_serial_port
-from hardware.serial.ticket_layout import TicketError, ticket_text
+from hardware.ticket_text import TicketError, ticket_text
 
 log = logging.getLogger(__name__)
 
