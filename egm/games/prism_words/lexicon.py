@@ -30,14 +30,15 @@ from pathlib import Path
 
 import numpy as np
 
-from egm.rom.signing import RomError
+from egm.rom.paytable import PaytableError
 
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 CACHE_DIR = Path(__file__).resolve().parent / "__pycache__"
 
 
-class AssetError(RomError):
-    """A ROM asset (lexicon, block set) that is missing or whose SHA-256 differs from its pay table's."""
+class AssetError(PaytableError):
+    """A pay-table ROM asset (lexicon, block set) that is missing or whose SHA-256 differs from its pay
+    table's: the pay table is refused with it, a ROM error like any pay-table fault."""
 
 
 def read_asset(path: Path, sha256: str) -> bytes:

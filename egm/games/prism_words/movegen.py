@@ -44,16 +44,16 @@ T_POS, T_SLOT, T_SIDE, T_LETTER = range(4)
 
 @njit(cache=True, nogil=True)
 def _child(mask: np.ndarray, first: np.ndarray, target: np.ndarray, node: int, letter: int) -> int:
-    bits = np.uint32(mask[node])
-    bit = np.uint32(1) << np.uint32(letter)
-    if not bits & bit:
+    """The node after `letter` from `node`, or -1: the edge's rank is the popcount of the node's
+    letters below it (a branch-free bit count)."""
+    bits = np.int64(mask[node])
+    if not (bits >> letter) & 1:
         return -1
-    below = bits & (bit - np.uint32(1))
-    count = 0
-    while below:
-        below &= below - np.uint32(1)
-        count += 1
-    return target[first[node] + count]
+    x = bits & ((np.int64(1) << letter) - 1)
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return target[first[node] + (((x * 0x01010101) >> 24) & 0xFF)]
 
 
 @njit(cache=True, nogil=True)

@@ -1,0 +1,135 @@
+"""Prism Words in the lab: simulation of the customer's seat under three strategies.
+
+* `prism-greedy/1` (the reference): the customer's seat plays the machine strategy, like the
+  opponents (egm.games.prism_words.strategy).
+* `prism-lookahead/1` (the best available): of the reference's 5 best plays, the one with the most
+  value plus half the seat's own best follow-up with the blocks it keeps.
+* `random` (the lower bound): a uniformly random legal play each turn, from a stream derived from
+  the chunk seed, separate from the deal, so the deals are the reference run's.
+
+Games run through the cabinet's own `Game`, whose move generation is compiled (numba) in the engine
+itself, so there is no separate kernel to prove identical: the lab runs the cabinet's code. The deal
+is drawn from `Rng.from_seed(chunk seed)` game after game, with the pay table's default opponent
+count. Awards are counted as games in which the customer earned the award at least once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from egm.games.prism_words.game import AWARDS, PrismWords
+from egm.games.prism_words.paytable import PrismWordsRules
+from egm.games.prism_words.strategy import (
+    LOOKAHEAD_STRATEGY,
+    MACHINE_STRATEGY,
+    RANDOM_STRATEGY,
+    Strategy,
+    lookahead_move,
+    random_player,
+)
+from egm.lab.adapters import ExactFigure, LabAdapter, LabError
+from egm.lab.stats import Tally, segment_trace
+from egm.rng import Rng, derive_seed
+
+STRATEGY_METHODS = {
+    MACHINE_STRATEGY: (
+        "Reference strategy: the customer's seat plays the machine opponent's own strategy: every legal "
+        "play is generated (anchor/cross-check move generator over the lexicon's DAWG, each block either "
+        "face, a star any letter) and scored; the play with the most 10 x points + leave value (the kept "
+        "blocks' keep values, or their end-of-game cost when no draw remains) is made; with no play, an "
+        "exchange (or a pass when the bag is empty). Integer arithmetic; deterministic given the deal."
+    ),
+    LOOKAHEAD_STRATEGY: (
+        "Best available (a lookahead beyond the reference): of the reference's 5 most valued plays, the "
+        "one with the most value plus half the points of the seat's own best play next turn with the "
+        "blocks it keeps, on the grid after the play. It never looks at another rack or the bag."
+    ),
+    RANDOM_STRATEGY: (
+        "Lower bound: a uniformly random legal play each turn (an exchange, or a pass, when there is "
+        "none), from a stream derived from the chunk seed (the deals are the reference run's)."
+    ),
+}
+
+
+def rules_of(paytable: Any) -> PrismWordsRules:
+    rules = paytable.rules
+    if not isinstance(rules, PrismWordsRules):
+        raise LabError(f"pay table {paytable.id} is not a Prism Words pay table")
+    return rules
+
+
+class PrismWordsLab(LabAdapter):
+    game_id = "prism-words"
+    reference_strategy = MACHINE_STRATEGY
+    best_strategy = LOOKAHEAD_STRATEGY
+    lower_strategy = RANDOM_STRATEGY
+    strategy_methods = STRATEGY_METHODS
+    games_default = 10_000  # the reference engine plays about 10 games/s a core: about 10 minutes on 2
+    best_games_default = 1_000  # the lookahead costs about 6 times the reference
+
+    def chunk_games(self, strategy: str) -> int:
+        return 50
+
+    def _customer(self, strategy: str, seed: int) -> Strategy | None:
+        """The customer seat's strategy; None for the reference (the round's own reference decision)."""
+        if strategy == MACHINE_STRATEGY:
+            return None
+        if strategy == LOOKAHEAD_STRATEGY:
+            return lookahead_move
+        if strategy == RANDOM_STRATEGY:
+            return random_player(Rng.from_seed(derive_seed(seed, "random-player")))
+        raise LabError(f"Prism Words has no strategy '{strategy}'; use {sorted(STRATEGY_METHODS)}")
+
+    def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int) -> Tally:
+        rules_of(paytable)
+        customer = self._customer(strategy, seed)
+        game = PrismWords(paytable)
+        wager = game.default_wager(1)
+        rng = Rng.from_seed(seed)
+        tally = Tally()
+        returns = []
+        for _ in range(games):
+            round_ = game.new_round(wager, rng, {})
+            while not round_.finished:
+                if customer is None:
+                    round_.decide(round_.reference_decision())
+                else:
+                    round_.decide(round_.decision_for(customer(round_.table)))
+            outcome = round_.outcome()
+            tally.games += 1
+            tally.stake += wager.stake_credits
+            tally.returns[outcome.win_credits] += 1
+            tally.results[round_.result] += 1
+            tally.awards.update(set(round_.awards()))
+            returns.append(outcome.win_credits)
+        tally.trace = segment_trace(returns)
+        return tally
+
+    def awards(self, paytable: Any) -> tuple[str, ...]:
+        """The awards the pay table pays."""
+        pays = rules_of(paytable).awards
+        return tuple(name for name in AWARDS if pays.for_award(name))
+
+    def exact(self, paytable: Any, reference: Tally) -> list[ExactFigure]:
+        return []
+
+    def theoretical_max_win(self, paytable: Any) -> ExactFigure:
+        rules = rules_of(paytable)
+        bet = paytable.header.default_bet_credits
+        # A seat draws at most 96 blocks' worth of plays: at most 96 plays, each at most both awards.
+        plays = 96
+        top_result = max(tier.pays for tier in rules.result_pays)
+        per_play = rules.awards.pattern_bonus + rules.awards.depleted_rack
+        units = top_result + per_play * plays
+        return ExactFigure(
+            "theoretical_max_win",
+            units * bet,
+            f"upper bound: ({top_result} units for the top result + {per_play} units of awards on each of "
+            f"at most {plays} plays of the customer) x bet {bet}",
+        )
+
+    def warm_up(self, paytable: Any) -> None:
+        """Build (or load) the lexicon's DAWG and compile the move generator once, before timing."""
+        game = PrismWords(paytable)
+        round_ = game.new_round(game.default_wager(1), Rng.from_seed(0), {})
+        round_.reference_decision()
