@@ -174,3 +174,27 @@ def test_the_view_shows_both_faces_and_the_words(game: PrismWords) -> None:
     assert all({"left", "right", "block", "star"} <= set(item) for item in view["rack"])
     assert view["last_moves"][0]["seat"] == 0 and view["last_moves"][0]["words"]
     assert len(view["grid"]) >= 4 and view["bag"] == 96 - 12 - len(view["grid"])
+
+
+def test_three_machine_opponents() -> None:
+    game = PrismWords(example_paytable(opponents_max=3))
+    round_ = game.new_round(game.default_wager(1), Rng.from_seed(4), {}, opponents=3)
+    assert round_.table.seats == 4 and all(len(rack) == 6 for rack in round_.table.racks)
+    play_out(round_)
+    scores = round_.table.scores
+    assert round_.margin == scores[0] - max(scores[1:])
+    assert {move.seat for move in round_.table.moves} == {0, 1, 2, 3}
+    with pytest.raises(ValueError, match="1 to 3 opponents, not 4"):
+        game.new_round(game.default_wager(1), Rng.from_seed(4), {}, opponents=4)
+
+
+def test_the_lab_chunk_is_repeatable_and_counts_awards() -> None:
+    from egm.games.prism_words.lab import PrismWordsLab
+
+    lab, paytable = PrismWordsLab(), example_paytable()
+    one = lab.run_chunk(paytable, "prism-greedy/1", 17, 3)
+    two = lab.run_chunk(paytable, "prism-greedy/1", 17, 3)
+    assert one.to_dict() == two.to_dict() and one.games == 3 and one.stake == 3 * 10
+    assert sum(one.results.values()) == 3 and set(one.awards) <= {"pattern_bonus", "depleted_rack"}
+    low = lab.run_chunk(paytable, "random", 17, 2)
+    assert low.total_return <= one.total_return  # random play loses by hundreds of points

@@ -36,12 +36,14 @@ from egm.games.prism_words import movegen
 from egm.games.prism_words.blocks import LETTERS, letter_text
 from egm.games.prism_words.board import Placement
 from egm.games.prism_words.table import EXCHANGE, PASS, PLAY, Table
-from egm.rng import Rng
+from egm.rng import Rng, derive_seed
 
 MACHINE_STRATEGY = "prism-greedy/1"
 LOOKAHEAD_STRATEGY = "prism-lookahead/1"
 RANDOM_STRATEGY = "random"
 LOOKAHEAD_CANDIDATES = 5
+REPLY_CANDIDATES = 4
+REPLY_SAMPLES = 3
 
 # Keep values of a face, in tenths of a point, by letter (the star: index 26).
 KEEP = dict(zip(LETTERS + "*", (
@@ -86,6 +88,10 @@ class Plays:
 
     def points(self, index: int) -> int:
         return int(self.meta[index, movegen.M_POINTS])
+
+    def best_points(self) -> int:
+        """The points of row 0 (the best play a best-only search kept), 0 when there is no play."""
+        return self.points(0) if self.count else 0
 
 
 def rack_faces(table: Table, rack: list[int]) -> np.ndarray:
@@ -192,6 +198,48 @@ def lookahead_move(table: Table) -> Choice:
             if follow.count:
                 follow_up = int(follow.meta[: follow.count, movegen.M_POINTS].max())
         total = 2 * int(values[index]) + 10 * follow_up
+        if best_value is None or total > best_value:
+            best, best_value = int(index), total
+    return Choice(PLAY, plays.placements(best))
+
+
+def _after(table: Table, placements: tuple[Placement, ...]) -> tuple[np.ndarray, ...]:
+    """The grid arrays once `placements` are on it."""
+    blocks = table.book.blocks
+    letter, value, side = table.grid.arrays()
+    for p in placements:
+        square = table.grid.square(p.row, p.col)
+        letter[square], value[square], side[square] = p.letter, blocks[p.block].face(p.side)[1], p.side
+    return letter, value, side
+
+
+def reply_move(table: Table) -> Choice:
+    """prism-reply/1: of the greedy's best plays, the one that leaves the next seat the least: the greedy
+    value less 10 x the next seat's best points on the grid after it, averaged over racks drawn (from a
+    stream seeded by the position) from the blocks the mover cannot see."""
+    rack = table.racks[table.turn]
+    plays = legal_plays(table, rack)
+    if not plays.count:
+        return _no_play(table)
+    meta = plays.meta[: plays.count]
+    values = meta[:, movegen.M_POINTS] * 10 + leave_values(table, rack)[meta[:, movegen.M_USED]]
+    order = np.argsort(-values, kind="stable")[:REPLY_CANDIDATES]
+    on_grid = {b for b in table.grid.block if b >= 0}
+    unseen = [b for b in range(len(table.book.blocks)) if b not in on_grid and b not in rack]
+    nxt = (table.turn + 1) % table.seats
+    held = min(len(table.racks[nxt]), len(unseen))
+    sampler = Rng.from_seed(derive_seed(table.turns_taken, *rack))
+    samples = []
+    for _ in range(REPLY_SAMPLES):
+        pool = list(unseen)
+        sampler.shuffle(pool)
+        samples.append(pool[:held])
+    zero = np.zeros(1 << held, np.int64)
+    best, best_value = int(order[0]), None
+    for index in order:
+        grid = _after(table, plays.placements(int(index)))
+        replies = sum(_generate(table, sample, grid, zero).best_points() for sample in samples if sample)
+        total = REPLY_SAMPLES * int(values[index]) - 10 * replies
         if best_value is None or total > best_value:
             best, best_value = int(index), total
     return Choice(PLAY, plays.placements(best))
