@@ -136,3 +136,25 @@ def test_the_greedy_play_has_the_highest_value() -> None:
         best = greedy_best(table)
         assert best.placements(0) == plays.placements(int(np.argmax(values)))
         table.play(table.turn, best.placements(0))
+
+
+def test_the_awards_a_play_earns_are_counted_as_the_rules_say() -> None:
+    """The generator's award count of every play (pattern-bonus word, depleted rack) against the
+    engine's scoring of the same play, over the plays of a few positions."""
+    from egm.games.prism_words import movegen
+
+    rng = Rng.from_seed(3)
+    bag = list(range(96))
+    rng.shuffle(bag)
+    table = Table(book(), 2, 0, bag, bag_seed=2)
+    checked = earned = 0
+    for _ in range(5):
+        plays = legal_plays(table)
+        for index in range(0, plays.count, max(1, plays.count // 300)):
+            scored = table.score(table.turn, plays.placements(index))
+            awards = int(any(w.pattern_bonus for w in scored.words)) + int(bool(scored.rack_bonus))
+            assert plays.meta[index, movegen.M_AWARDS] == awards
+            checked += 1
+            earned += awards
+        table.play(table.turn, machine_move(table).placements)
+    assert checked > 500 and earned > 20

@@ -2,8 +2,8 @@
 
 * `prism-greedy/1` (the reference): the customer's seat plays the machine strategy, like the
   opponents (egm.games.prism_words.strategy).
-* `prism-lookahead/1` (the best available): of the reference's 5 best plays, the one with the most
-  value plus half the seat's own best follow-up with the blocks it keeps.
+* `prism-pays/1` (the best available): the reference's search, valuing each award a play earns as 10
+  points, so it plays for the pay table rather than for points alone.
 * `random` (the lower bound): a uniformly random legal play each turn, from a stream derived from
   the chunk seed, separate from the deal, so the deals are the reference run's.
 
@@ -20,11 +20,11 @@ from typing import Any
 from egm.games.prism_words.game import AWARDS, PrismWords
 from egm.games.prism_words.paytable import PrismWordsRules
 from egm.games.prism_words.strategy import (
-    LOOKAHEAD_STRATEGY,
     MACHINE_STRATEGY,
+    PAYS_STRATEGY,
     RANDOM_STRATEGY,
     Strategy,
-    lookahead_move,
+    pays_move,
     random_player,
 )
 from egm.lab.adapters import ExactFigure, LabAdapter, LabError
@@ -39,10 +39,11 @@ STRATEGY_METHODS = {
         "blocks' keep values, or their end-of-game cost when no draw remains) is made; with no play, an "
         "exchange (or a pass when the bag is empty). Integer arithmetic; deterministic given the deal."
     ),
-    LOOKAHEAD_STRATEGY: (
-        "Best available (a lookahead beyond the reference): of the reference's 5 most valued plays, the "
-        "one with the most value plus half the points of the seat's own best play next turn with the "
-        "blocks it keeps, on the grid after the play. It never looks at another rack or the bag."
+    PAYS_STRATEGY: (
+        "Best available: the reference's search and leave, playing for the pay table rather than for "
+        "points alone: each award a play earns (a word with the pattern bonus, a depleted rack) adds "
+        "10 points to its value, about what a unit of pay is worth in margin. It never looks at another "
+        "rack or the bag."
     ),
     RANDOM_STRATEGY: (
         "Lower bound: a uniformly random legal play each turn (an exchange, or a pass, when there is "
@@ -61,11 +62,11 @@ def rules_of(paytable: Any) -> PrismWordsRules:
 class PrismWordsLab(LabAdapter):
     game_id = "prism-words"
     reference_strategy = MACHINE_STRATEGY
-    best_strategy = LOOKAHEAD_STRATEGY
+    best_strategy = PAYS_STRATEGY
     lower_strategy = RANDOM_STRATEGY
     strategy_methods = STRATEGY_METHODS
     games_default = 10_000  # the reference engine plays about 10 games/s a core: about 10 minutes on 2
-    best_games_default = 1_000  # the lookahead costs about 6 times the reference
+    best_games_default = 10_000  # the same search as the reference, at the same cost
 
     def chunk_games(self, strategy: str) -> int:
         return 50
@@ -74,8 +75,8 @@ class PrismWordsLab(LabAdapter):
         """The customer seat's strategy; None for the reference (the round's own reference decision)."""
         if strategy == MACHINE_STRATEGY:
             return None
-        if strategy == LOOKAHEAD_STRATEGY:
-            return lookahead_move
+        if strategy == PAYS_STRATEGY:
+            return pays_move
         if strategy == RANDOM_STRATEGY:
             return random_player(Rng.from_seed(derive_seed(seed, "random-player")))
         raise LabError(f"Prism Words has no strategy '{strategy}'; use {sorted(STRATEGY_METHODS)}")

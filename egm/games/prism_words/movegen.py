@@ -35,9 +35,10 @@ BONUS = 25
 MAX_TILES = 6
 
 # Columns of the `meta` output: direction (0 across, 1 down), line, start, blocks placed, points,
-# main word length, rack slots used (bit mask).
-M_DIR, M_LINE, M_START, M_PLACED, M_POINTS, M_LEN, M_USED = range(7)
-META_COLUMNS = 7
+# main word length, rack slots used (bit mask), awards earned (a word with the pattern bonus, the
+# depleted rack: 0, 1 or 2).
+M_DIR, M_LINE, M_START, M_PLACED, M_POINTS, M_LEN, M_USED, M_AWARDS = range(8)
+META_COLUMNS = 8
 # Per placed block in `tiles`: position along the line, rack slot, side, letter.
 T_POS, T_SLOT, T_SIDE, T_LETTER = range(4)
 
@@ -136,15 +137,16 @@ def _walk(lletter: np.ndarray, lvalue: np.ndarray, lside: np.ndarray, lanchor: n
           options: np.ndarray, nrack: int, mask: np.ndarray, first: np.ndarray,
           target: np.ndarray, terminal: np.ndarray, root: int, start: int, doubling: bool,
           rack_size: int, min_len: int, single_ok: np.ndarray, direction: int, line: int,
-          state: np.ndarray, choice: np.ndarray, scratch: np.ndarray, leave: np.ndarray,
+          state: np.ndarray, choice: np.ndarray, scratch: np.ndarray, leave: np.ndarray, award_value: int,
           keep_all: bool, best: np.ndarray, meta: np.ndarray, tiles: np.ndarray, count: int) -> int:
     """Every play whose main word starts at `start` on one line: a depth-first walk, depth k at
     square start + k, with an explicit stack (`state` rows: node, used slots, blocks placed,
-    anchored, main numerals, main sides, main length, cross-word points; `choice`: the next rack
+    anchored, main numerals, main sides, main length, cross-word points, a cross word with the
+    pattern bonus; `choice`: the next rack
     option to try at that depth, -1 on first entry)."""
     nopt = options.shape[0]
     state[0, 0] = root
-    for k in range(1, 8):
+    for k in range(1, 9):
         state[0, k] = 0
     choice[0] = -1
     k = 0
@@ -167,6 +169,7 @@ def _walk(lletter: np.ndarray, lvalue: np.ndarray, lside: np.ndarray, lanchor: n
                 state[k + 1, 5] = state[k, 5] | (1 << lside[pos])
                 state[k + 1, 6] = state[k, 6] + 1
                 state[k + 1, 7] = state[k, 7]
+                state[k + 1, 8] = state[k, 8]
                 k += 1
                 choice[k] = -1
                 continue
@@ -174,12 +177,16 @@ def _walk(lletter: np.ndarray, lvalue: np.ndarray, lside: np.ndarray, lanchor: n
             if (placed > 0 and state[k, 3] and mlen >= min_len and terminal[node]
                     and (placed > 1 or single_ok[scratch[0, T_POS]])):
                 points = _word_points(state[k, 4], mlen, state[k, 5], doubling) + state[k, 7]
+                sides = state[k, 5]
+                pattern = state[k, 8] == 1 or (mlen >= LONG_WORD and (sides == 1 or sides == 2))
+                awards = 1 if pattern else 0
                 if placed == rack_size:
                     points += BONUS
+                    awards += 1
                 row = count
                 if not keep_all:
                     row = 0  # only the best so far is kept, in row 0
-                    value = points * 10 + leave[used]
+                    value = points * 10 + leave[used] + award_value * awards
                     if count > 0 and value <= best[0]:
                         row = -1
                     else:
@@ -192,6 +199,7 @@ def _walk(lletter: np.ndarray, lvalue: np.ndarray, lside: np.ndarray, lanchor: n
                     meta[row, M_POINTS] = points
                     meta[row, M_LEN] = mlen
                     meta[row, M_USED] = used
+                    meta[row, M_AWARDS] = awards
                     for t in range(placed):
                         for col in range(4):
                             tiles[row, t, col] = scratch[t, col]
@@ -226,6 +234,9 @@ def _walk(lletter: np.ndarray, lvalue: np.ndarray, lside: np.ndarray, lanchor: n
             state[k + 1, 5] = state[k, 5] | (1 << side)
             state[k + 1, 6] = state[k, 6] + 1
             state[k + 1, 7] = state[k, 7] + cross
+            cross_sides = lcsides[pos] | (1 << side)
+            long_cross = lclen[pos] >= LONG_WORD and (cross_sides == 1 or cross_sides == 2)
+            state[k + 1, 8] = 1 if state[k, 8] or long_cross else 0
             pushed = True
             break
         choice[k] = o
@@ -264,14 +275,14 @@ def rack_options(faces: np.ndarray) -> np.ndarray:
 def generate(letter: np.ndarray, value: np.ndarray, side: np.ndarray, rows: int, cols: int,
              centre: int, faces: np.ndarray, mask: np.ndarray, first: np.ndarray,
              target: np.ndarray, terminal: np.ndarray, root: int, doubling: bool, rack_size: int,
-             first_word_min: int, leave: np.ndarray, keep_all: bool, meta: np.ndarray,
+             first_word_min: int, leave: np.ndarray, award_value: int, keep_all: bool, meta: np.ndarray,
              tiles: np.ndarray) -> int:
     """Every legal play of the rack `faces` ([slot] = left letter, left numeral, right letter,
     right numeral; letter 26 a star) on the grid (row-major letter / numeral / side, letter -1
     empty); returns how many exist. With `keep_all`, the plays are written to `meta` and `tiles` in
     the order generated, up to their capacity (call again with larger arrays when the count exceeds
     it); otherwise only row 0 is written: the first play of the highest value, 10 x points +
-    leave[slots used]."""
+    leave[slots used] + award_value x awards."""
     size = rows * cols
     nrack = faces.shape[0]
     empty_grid = True
@@ -294,7 +305,7 @@ def generate(letter: np.ndarray, value: np.ndarray, side: np.ndarray, rows: int,
     min_len = first_word_min if empty_grid else 2
     count = 0
     options = rack_options(faces)
-    state = np.zeros((rows + cols + 2, 8), np.int64)
+    state = np.zeros((rows + cols + 2, 9), np.int64)
     choice = np.zeros(rows + cols + 2, np.int64)
     scratch = np.zeros((MAX_TILES, 4), np.int64)
     best = np.zeros(1, np.int64)
@@ -352,5 +363,5 @@ def generate(letter: np.ndarray, value: np.ndarray, side: np.ndarray, rows: int,
                 count = _walk(lletter, lvalue, lside, lanchor, lcmask, lclen, lcsum, lcsides, n,
                               options, nrack, mask, first, target, terminal, root, start,
                               doubling, rack_size, min_len, single_ok, direction, line, state,
-                              choice, scratch, leave, keep_all, best, meta, tiles, count)
+                              choice, scratch, leave, award_value, keep_all, best, meta, tiles, count)
     return count

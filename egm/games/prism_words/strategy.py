@@ -17,9 +17,10 @@ letter, scored by the rules' four phases.
    left to right, rack order).
 3. With no legal play: exchange the rack while the bag holds blocks, else pass.
 
-`prism-lookahead/1` (the lab's best-available strategy): of the 5 plays `prism-greedy/1` values
-most, the one with the highest value plus half of 10 x the points of the seat's own best play next
-turn with the blocks it keeps, on the grid after the play (no draw assumed).
+`prism-pays/1` (the lab's best-available strategy): `prism-greedy/1` playing for the pay table rather
+than for points alone: a play that earns an award (a word with the pattern bonus, a depleted rack)
+is valued 10 points higher for each, about what a unit of pay is worth in margin. Same search, same
+cost.
 
 `random` (the lab's lower bound): a uniformly random legal play from the strategy's own random
 stream; with none, exchange (or pass) as above.
@@ -36,14 +37,12 @@ from egm.games.prism_words import movegen
 from egm.games.prism_words.blocks import LETTERS, letter_text
 from egm.games.prism_words.board import Placement
 from egm.games.prism_words.table import EXCHANGE, PASS, PLAY, Table
-from egm.rng import Rng, derive_seed
+from egm.rng import Rng
 
 MACHINE_STRATEGY = "prism-greedy/1"
-LOOKAHEAD_STRATEGY = "prism-lookahead/1"
+PAYS_STRATEGY = "prism-pays/1"
 RANDOM_STRATEGY = "random"
-LOOKAHEAD_CANDIDATES = 5
-REPLY_CANDIDATES = 4
-REPLY_SAMPLES = 3
+AWARD_POINTS = 10  # what prism-pays/1 values an award at: about a unit of pay, as 10 points of margin
 
 # Keep values of a face, in tenths of a point, by letter (the star: index 26).
 KEEP = dict(zip(LETTERS + "*", (
@@ -89,10 +88,6 @@ class Plays:
     def points(self, index: int) -> int:
         return int(self.meta[index, movegen.M_POINTS])
 
-    def best_points(self) -> int:
-        """The points of row 0 (the best play a best-only search kept), 0 when there is no play."""
-        return self.points(0) if self.count else 0
-
 
 def rack_faces(table: Table, rack: list[int]) -> np.ndarray:
     """The rack as the generator takes it: [slot] = (left letter, numeral, right letter, numeral)."""
@@ -102,7 +97,7 @@ def rack_faces(table: Table, rack: list[int]) -> np.ndarray:
 
 
 def _generate(table: Table, rack: list[int], grid_arrays: tuple[np.ndarray, ...] | None,
-              leave: np.ndarray | None) -> Plays:
+              leave: np.ndarray | None, award_value: int = 0) -> Plays:
     book, grid = table.book, table.grid
     faces = rack_faces(table, rack)
     if grid_arrays is None:
@@ -117,8 +112,8 @@ def _generate(table: Table, rack: list[int], grid_arrays: tuple[np.ndarray, ...]
         count = movegen.generate(letter, value, side, book.rows, book.cols, grid.square(*book.centre),
                                  faces, lexicon.mask, lexicon.first, lexicon.target,
                                  lexicon.terminal, lexicon.root, book.doubling, book.rack_size,
-                                 book.first_word_min, NO_LEAVE if keep_all else leave, keep_all, meta,
-                                 tiles)
+                                 book.first_word_min, NO_LEAVE if keep_all else leave, award_value,
+                                 keep_all, meta, tiles)
         if count <= capacity or not keep_all:
             return Plays(meta, tiles, count if keep_all else min(count, 1), tuple(rack))
         capacity = count
@@ -162,7 +157,7 @@ def _no_play(table: Table) -> Choice:
 def greedy_best(table: Table) -> Plays:
     """The prism-greedy/1 play of the seat to move, as the generator kept it (count 0: none)."""
     rack = table.racks[table.turn]
-    return _generate(table, rack, None, leave_values(table, rack))
+    return _generate(table, rack, None, leave_values(table, rack), 0)
 
 
 def machine_move(table: Table) -> Choice:
@@ -173,76 +168,13 @@ def machine_move(table: Table) -> Choice:
     return Choice(PLAY, best.placements(0))
 
 
-def lookahead_move(table: Table) -> Choice:
-    """prism-lookahead/1: the greedy value plus half the seat's own best follow-up (see module doc)."""
+def pays_move(table: Table) -> Choice:
+    """prism-pays/1: prism-greedy/1 with each award the play earns valued as AWARD_POINTS points."""
     rack = table.racks[table.turn]
-    plays = legal_plays(table, rack)
-    if not plays.count:
+    best = _generate(table, rack, None, leave_values(table, rack), AWARD_POINTS * 10)
+    if not best.count:
         return _no_play(table)
-    meta = plays.meta[: plays.count]
-    values = meta[:, movegen.M_POINTS] * 10 + leave_values(table, rack)[meta[:, movegen.M_USED]]
-    order = np.argsort(-values, kind="stable")[:LOOKAHEAD_CANDIDATES]
-    blocks = table.book.blocks
-    best, best_value = int(order[0]), None
-    for index in order:
-        placements = plays.placements(int(index))
-        letter, value, side = table.grid.arrays()
-        for p in placements:
-            square = table.grid.square(p.row, p.col)
-            letter[square], value[square], side[square] = p.letter, blocks[p.block].face(p.side)[1], p.side
-        played = {p.block for p in placements}
-        kept = [b for b in rack if b not in played]
-        follow_up = 0
-        if kept:
-            follow = legal_plays(table, kept, (letter, value, side))
-            if follow.count:
-                follow_up = int(follow.meta[: follow.count, movegen.M_POINTS].max())
-        total = 2 * int(values[index]) + 10 * follow_up
-        if best_value is None or total > best_value:
-            best, best_value = int(index), total
-    return Choice(PLAY, plays.placements(best))
-
-
-def _after(table: Table, placements: tuple[Placement, ...]) -> tuple[np.ndarray, ...]:
-    """The grid arrays once `placements` are on it."""
-    blocks = table.book.blocks
-    letter, value, side = table.grid.arrays()
-    for p in placements:
-        square = table.grid.square(p.row, p.col)
-        letter[square], value[square], side[square] = p.letter, blocks[p.block].face(p.side)[1], p.side
-    return letter, value, side
-
-
-def reply_move(table: Table) -> Choice:
-    """prism-reply/1: of the greedy's best plays, the one that leaves the next seat the least: the greedy
-    value less 10 x the next seat's best points on the grid after it, averaged over racks drawn (from a
-    stream seeded by the position) from the blocks the mover cannot see."""
-    rack = table.racks[table.turn]
-    plays = legal_plays(table, rack)
-    if not plays.count:
-        return _no_play(table)
-    meta = plays.meta[: plays.count]
-    values = meta[:, movegen.M_POINTS] * 10 + leave_values(table, rack)[meta[:, movegen.M_USED]]
-    order = np.argsort(-values, kind="stable")[:REPLY_CANDIDATES]
-    on_grid = {b for b in table.grid.block if b >= 0}
-    unseen = [b for b in range(len(table.book.blocks)) if b not in on_grid and b not in rack]
-    nxt = (table.turn + 1) % table.seats
-    held = min(len(table.racks[nxt]), len(unseen))
-    sampler = Rng.from_seed(derive_seed(table.turns_taken, *rack))
-    samples = []
-    for _ in range(REPLY_SAMPLES):
-        pool = list(unseen)
-        sampler.shuffle(pool)
-        samples.append(pool[:held])
-    zero = np.zeros(1 << held, np.int64)
-    best, best_value = int(order[0]), None
-    for index in order:
-        grid = _after(table, plays.placements(int(index)))
-        replies = sum(_generate(table, sample, grid, zero).best_points() for sample in samples if sample)
-        total = REPLY_SAMPLES * int(values[index]) - 10 * replies
-        if best_value is None or total > best_value:
-            best, best_value = int(index), total
-    return Choice(PLAY, plays.placements(best))
+    return Choice(PLAY, best.placements(0))
 
 
 def random_player(rng: Rng) -> Strategy:
