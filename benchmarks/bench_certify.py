@@ -17,9 +17,10 @@ import time
 from pathlib import Path
 
 from egm.config import PROJECT_ROOT
+from egm.games.base import play_reference
 from egm.games.dragon_poker.game import DEFAULT_PAYTABLE, DragonPoker
-from egm.lab import dragon_kernel
-from egm.lab.dragon_poker import HOUSE_WAY, DragonPokerLab
+from egm.games.dragon_poker.lab import HOUSE_WAY, DragonPokerLab
+from egm.games.dragon_poker.lab import kernel as dragon_kernel
 from egm.lab.runner import plan_chunks, run
 from egm.rng import Rng
 from egm.rom import PayTable, load_paytable
@@ -42,10 +43,7 @@ def reference_rate(paytable: PayTable, games: int) -> float:
     pools: dict[str, int] = {}
     start = time.perf_counter()
     for _ in range(games):
-        round_ = game.new_round(wager, rng, pools)
-        while not round_.finished:
-            round_.decide(round_.reference_decision())
-        pools = dict(round_.outcome().pools_cents)
+        pools = dict(play_reference(game.new_round(wager, rng, pools)).pools_cents)
     return games / (time.perf_counter() - start)
 
 

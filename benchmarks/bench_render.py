@@ -23,8 +23,9 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
-from egm.video.scenes.dragon_poker import PHASE_S  # noqa: E402
-from egm.video.screenshot import credit, designate, pool_card_centre, set_step  # noqa: E402
+from egm.games.dragon_poker.scene import PHASE_S  # noqa: E402
+from egm.games.dragon_poker.screenshots import designate, pool_card_centre, set_step  # noqa: E402
+from egm.video.screenshot import credit  # noqa: E402
 from egm.video.session import Session, dev_signed_config  # noqa: E402
 
 

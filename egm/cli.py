@@ -1,8 +1,9 @@
 """The `egm` command: one entry point, with each capability registering its own subcommands.
 
 Each module in COMMAND_MODULES has `register(subparsers)`, which adds its subcommands and sets
-`handler` (a function taking the parsed args and returning an exit code). Modules keep heavy imports
-(pygame, numba, dask) inside their handlers so that `egm --help` stays fast.
+`handler` (a function taking the parsed args and returning an exit code); so does each installed
+game that declares commands of its own (its descriptor's `commands`, e.g. `egm dragon replay`).
+Modules keep heavy imports (pygame, numba, dask) inside their handlers so that `egm --help` stays fast.
 
 This is also the cabinet's boot loader. A firmware file that does not even load is a damaged program
 ROM: its commands are left out (so `egm rom verify` still runs and names the file), and a command
@@ -12,17 +13,19 @@ that trips over it stops as a ROM-error tilt (exit code 3, JSON key `tilt`), nev
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import json
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 COMMAND_MODULES = (
     "egm.cabinet_cli",  # autoplay, meters, recall, state-diagram
     "egm.rom.cli",  # rom build/sign/verify/hmac/keygen
-    "egm.games.dragon_poker.cli",  # dragon replay
-    "egm.games.poker_grid.cli",  # poker-grid replay, simulate
+    "egm.games.cli",  # games, replay
     "egm.lab.cli",  # certify, lab rng, rng
     "egm.video.cli",  # emulate, kiosk, screenshot
     "hardware.sim.cli",  # device simulators
@@ -73,19 +76,48 @@ def _damage_report(exc: BaseException) -> DamagedFirmware:
     )
 
 
+Register = Callable[[Any], None]
+
+
+def _module_register(name: str) -> Register:
+    register: Register = importlib.import_module(name).register
+    return register
+
+
+def _register_loaders() -> list[Callable[[], Register]]:
+    """How to load each command module's `register`, then each installed game's own (its descriptor's
+    `commands`); a game's command module is loaded like the others, and left out alone if damaged."""
+    from egm.games import descriptors
+
+    loaders = [functools.partial(_module_register, name) for name in COMMAND_MODULES]
+    return loaders + [found.commands.load for found in descriptors().values() if found.commands is not None]
+
+
 def build_parser() -> tuple[argparse.ArgumentParser, list[DamagedFirmware]]:
+    from egm.config import ConfigError
+    from egm.games import UnknownGame
+
     parser = argparse.ArgumentParser(prog="egm", description="EGM firmware simulator")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     damaged: list[DamagedFirmware] = []
-    for name in COMMAND_MODULES:
+    try:
+        loaders = _register_loaders()
+    except (ConfigError, UnknownGame):  # a wrong configuration: the commands that read it say so
+        loaders = [functools.partial(_module_register, name) for name in COMMAND_MODULES]
+    except Exception as exc:  # a damaged game descriptor: the games' own commands are left out
+        if _missing_package(exc):
+            raise
+        damaged.append(_damage_report(exc))
+        loaders = [functools.partial(_module_register, name) for name in COMMAND_MODULES]
+    for load in loaders:
         try:
-            module = importlib.import_module(name)
+            register = load()
         except Exception as exc:  # a damaged firmware file: only its own commands are left out
             if _missing_package(exc):
                 raise
             damaged.append(_damage_report(exc))
             continue
-        module.register(subparsers)
+        register(subparsers)
     return parser, damaged
 
 

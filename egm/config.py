@@ -8,42 +8,15 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError
+
+from hardware.core.config import ConfigError, DevicesConfig, Strict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 CONFIG_DIR = PROJECT_ROOT / "config"
 DEFAULT_CABINET_CONFIG = CONFIG_DIR / "cabinet.toml"
-
-
-class ConfigError(Exception):
-    """A configuration file is unreadable or breaks the schema. The message names file and key."""
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-class DeviceConfig(Strict):
-    """One peripheral: which backend drives it, and on which port.
-
-    backend: "emulated" (in-process, the pygame/autoplay stand-in), "serial" (a real device through
-    pyserial) or "sim" (the wire-protocol simulator, usually reached by a serial driver over socket://).
-    port: a device path such as /dev/ttyUSB0, or a pyserial URL such as socket://127.0.0.1:7001.
-    """
-
-    backend: Literal["emulated", "serial", "sim"] = "emulated"
-    port: str | None = None
-    protocol: str | None = None  # e.g. "id003", "tcl", "escpos", "egm-panel"
-    timeout_s: float = Field(default=0.2, gt=0, strict=False)
-
-
-class DevicesConfig(Strict):
-    bill_acceptor: DeviceConfig = DeviceConfig(protocol="id003")
-    printer: DeviceConfig = DeviceConfig(protocol="tcl")
-    button_panel: DeviceConfig = DeviceConfig(protocol="egm-panel")
-    doors: DeviceConfig = DeviceConfig()
 
 
 class RomConfig(Strict):
@@ -71,6 +44,9 @@ class CabinetConfig(Strict):
     bill_denominations_cents: list[int] = [100, 500, 1000, 2000, 5000, 10000]
     jurisdiction: str = "generic"
     games: list[str] = ["dragon-poker", "poker-grid"]
+    # Game packages outside egm/games (importable from the Python path), each with a descriptor.py;
+    # games inside egm/games are found by scanning and need no entry here (docs/games.md).
+    game_packages: list[str] = []
     ticket_expiry_days: int = Field(default=30, ge=1)
     event_log_size: int = Field(default=500, ge=100)
     kiosk: bool = False

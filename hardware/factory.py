@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from egm.clock import Clock, SystemClock
-from egm.config import CabinetConfig, ConfigError, DeviceConfig
+from hardware.core.clock import Clock, SystemClock
+from hardware.core.config import ConfigError, DeviceConfig, HasDevices
 from hardware.emulated import EmulatedBillAcceptor, EmulatedButtonPanel, EmulatedDoorsAndKeys, EmulatedPrinter
 from hardware.interfaces import BillAcceptor, ButtonPanel, DoorsAndKeys, TicketPrinter
 
@@ -57,7 +57,7 @@ def _build(name: str, device: DeviceConfig, port_factory: Callable[..., Any] | N
 
 
 def build_devices(
-    config: CabinetConfig, port_factory: Callable[..., Any] | None = None, clock: Clock | None = None
+    config: HasDevices, port_factory: Callable[..., Any] | None = None, clock: Clock | None = None
 ) -> Devices:
     """The peripherals config.devices names; `port_factory` opens serial ports (tests inject fakes)."""
     devices = config.devices

@@ -26,7 +26,7 @@ from typing import Any
 from egm.cards import DECK, Card
 from egm.clock import FakeClock
 from egm.config import CabinetConfig, JurisdictionConfig
-from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, Wager
+from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, RoundView, Wager
 from egm.rng import Rng
 from hardware.factory import Devices, build_devices
 
@@ -83,11 +83,14 @@ class DrawRound(Round):
     def to_record(self) -> dict[str, Any]:
         return json.loads(json.dumps(self.record))
 
-    def view(self) -> dict[str, Any]:
-        shown = {"player": [str(Card(c)) for c in self.record["player"]], "step": self.step}
+    def view(self) -> RoundView:
+        shown = {"player": [str(Card(c)) for c in self.record["player"]]}
         if self.finished:
             shown["dealer"] = str(Card(self.record["dealer"]))
-        return shown
+        stake = self.record["wager"]["stake_credits"]
+        return RoundView(game_id=GAME_ID, step=self.step, bet_credits=stake, stake_credits=stake,
+                         decision_awaited=not self.finished, auto_decision=not self.finished,
+                         win_credits=self.outcome().win_credits if self.finished else None, table=shown)
 
 
 def _strength(index: int) -> int:
@@ -123,7 +126,9 @@ class DrawGame(Game):
 
 
 def draw_games() -> dict[str, Game]:
-    return {GAME_ID: DrawGame(SimpleNamespace(id="test-draw-v1"))}
+    header = SimpleNamespace(denominations_cents=[1], bets_credits=[100, 200])
+    rules = SimpleNamespace(stake_bets=1, side_bet_limits={})
+    return {GAME_ID: DrawGame(SimpleNamespace(id="test-draw-v1", header=header, rules=rules))}
 
 
 def spine_config(**changes: Any) -> CabinetConfig:

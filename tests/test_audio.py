@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -9,6 +11,7 @@ from egm.audio.controller import AudioController
 from egm.audio.speaker import MixerSpeaker, SilentSpeaker, open_speaker
 from egm.audio.synth import CUES, SAMPLE_RATE
 from egm.config import AudioConfig
+from egm.games.base import RoundView
 from egm.video.sound_cues import cues
 
 
@@ -51,13 +54,15 @@ def test_state_changes_call_for_sounds() -> None:
     assert cues({"state": "attract"}, {"state": "handpay"}) == ["tilt"]
     dealt = {"state": "game.dragon-poker.designate", "game": {"game_id": "dragon-poker", "step": "designate"}}
     assert cues({"state": "attract"}, dealt) == ["deal"]
+    view = RoundView(game_id="dragon-poker", step="complete", bet_credits=1, stake_credits=10,
+                     decision_awaited=False, auto_decision=False, win_credits=50,
+                     pools_won_cents={"dragon_jackpot": 8000})
     won = {
         "state": "attract",
         "last_outcome": {"number": 1, "win_cents": 50},
-        "game": {
-            "game_id": "dragon-poker",
-            "step": "complete",
-            "view": {"ledger": {"jackpot_won_by": "P", "jackpot_won": 8}},
-        },
+        "game": {"game_id": "dragon-poker", "step": "complete", "view": view},
     }
     assert cues(dealt, won) == ["deal", "jackpot"]
+    # a win without a pool won (the dealer took the jackpot) is a plain win
+    plain = {**won, "game": {**won["game"], "view": dataclasses.replace(view, pools_won_cents={})}}
+    assert cues(dealt, plain) == ["deal", "win"]

@@ -44,7 +44,7 @@ def autoplay(tree: Path, nvram: Path) -> tuple[int, dict]:
 
 @pytest.mark.parametrize("damaged", [
     "egm/games/dragon_poker/rows.py",  # game code: never loaded from a ROM that failed its self-test
-    "egm/cabinet.py",  # the controller itself no longer loads
+    "egm/cabinet/core.py",  # the controller itself no longer loads
     "egm/games/dragon_poker/cli.py",  # a command module that the boot loader leaves out
     "paytables/dragon-poker.toml",
 ])

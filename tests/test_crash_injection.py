@@ -22,7 +22,7 @@ import pytest
 
 from egm.clock import FakeClock
 from egm.config import PROJECT_ROOT
-from egm.games.base import Game, Round
+from egm.games.base import Game, Round, play_reference
 from egm.memory.store import WagerMemory
 from egm.rng import Rng, derive_seed
 from tests.cabinet_support import DrawGame
@@ -69,9 +69,7 @@ def replay(scenario: Scenario, games: int) -> tuple[dict[str, int], dict[str, in
     pools: dict[str, int] = {}
     for number in range(1, games + 1):
         round_ = scenario.fresh_round(number, {name: pools.get(name, 0) for name in scenario.game.pool_names})
-        while not round_.finished:
-            round_.decide(round_.reference_decision())
-        outcome = round_.outcome()
+        outcome = play_reference(round_)
         win_cents = outcome.win_credits * scenario.denom_cents
         expected["jackpot" if win_cents >= HAND_PAY_LIMIT else "coin_out"] += win_cents
         expected["games_won" if outcome.win_credits > stake else "games_lost"] += 1

@@ -16,6 +16,7 @@ import pytest
 from egm.cards import DECK, Card, parse_cards
 from egm.games import game_class
 from egm.games.base import Decision, DecisionRefused, Wager
+from egm.games.base import play_reference as play_to_the_end
 from egm.games.dragon_poker import game as game_module
 from egm.games.dragon_poker.deal import Deal, deal
 from egm.games.dragon_poker.game import DEFAULT_PAYTABLE, DragonPoker, DragonPokerRound
@@ -55,8 +56,7 @@ def round_from(game: DragonPoker, dealt: Deal, side_bet: int = 0, pool: int = 0)
 
 
 def play_reference(round_: DragonPokerRound) -> DragonPokerRound:
-    while not round_.finished:
-        round_.decide(round_.reference_decision())
+    play_to_the_end(round_)
     return round_
 
 
@@ -146,7 +146,7 @@ def test_a_good_setting_and_jokers_by_name(game: DragonPoker) -> None:
     assert [str(c) for c in setting.back] == ["JK", "As", "Ah", "Ad", "2d"]  # four aces
     assert {c.index for c in setting.middle + setting.back if c.is_joker} == {52, 53}
     assert round_.result.bonuses["P"]["back"] == game.rules.bonus_points.back["four_of_a_kind"]
-    assert round_.view()["hand_descriptions"]["P"]["middle"] == "Full House, Kings over Queens"
+    assert round_.view().table["hand_descriptions"]["P"]["middle"] == "Full House, Kings over Queens"
 
 
 # --- the house way ------------------------------------------------------------------------------
@@ -199,15 +199,15 @@ def test_a_damaged_record_is_refused(game: DragonPoker) -> None:
 
 def test_the_view_hides_face_down_hands_until_their_reveal(game: DragonPoker) -> None:
     round_ = game.new_round(game.default_wager(25), Rng.from_seed(3), {}, scoreboard=["P2"] * 10)
-    assert all(h["cards"] is None for h in round_.view()["hands"].values())
+    assert all(h["cards"] is None for h in round_.view().table["hands"].values())
     round_.decide(DESIGNATE)
-    view = round_.view()
+    view = round_.view().table
     assert view["hands"]["A"] == {"role": "player", "face_up": True,
                                   "cards": [str(c) for c in round_.dealt.hands["A"]]}
     assert [view["hands"][x]["cards"] for x in "BCD"] == [None, None, None]
     assert view["decisions_allowed"] == ["set", "house_way"]
     round_.decide(Decision("house_way"))
-    view = round_.view()
+    view = round_.view().table
     assert all(h["face_up"] for h in view["hands"].values()) and view["hands"]["D"]["role"] == "discard"
     assert view["reveal_order"][:2] == ["player_set", "dealer_revealed"]
     assert view["scoreboard"] == [round_.outcome().result_code] + ["P2"] * 9  # newest first
@@ -220,10 +220,10 @@ def test_default_wager_and_refused_wagers(game: DragonPoker) -> None:
     assert (wager.bet_credits, wager.stake_credits, wager.denom_cents) == (1, 10, 5)
     rng = Rng.from_seed(1)
     for bad, reason in [
-        (Wager(bet_credits=3, stake_credits=30, denom_cents=5), "a bet of 3 credits per point"),
-        (Wager(bet_credits=1, stake_credits=10, denom_cents=7), "denomination 7 cents"),
-        (Wager(bet_credits=2, stake_credits=21, denom_cents=5), "the stake must be 10 points"),
-        (Wager(bet_credits=1, stake_credits=11, denom_cents=5, side_bets={"tie": 1}), "the only side bet"),
+        (Wager(bet_credits=3, stake_credits=30, denom_cents=5), "a bet of 3 credits is not offered"),
+        (Wager(bet_credits=1, stake_credits=10, denom_cents=7), "7-cent credits are not offered"),
+        (Wager(bet_credits=2, stake_credits=21, denom_cents=5), "the stake must be 10 x the bet of 2"),
+        (Wager(bet_credits=1, stake_credits=11, denom_cents=5, side_bets={"tie": 1}), "side bet 'tie'"),
         (Wager(bet_credits=1, stake_credits=21, denom_cents=5, side_bets={"pair_bonus": 11}), "0 to 10"),
     ]:
         with pytest.raises(ValueError, match=reason):

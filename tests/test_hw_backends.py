@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from egm.clock import FakeClock
-from egm.config import CabinetConfig, ConfigError, DeviceConfig, DevicesConfig
+from egm.config import CabinetConfig
+from hardware.core.config import ConfigError, DeviceConfig, DevicesConfig
 from hardware.factory import build_devices
 from hardware.interfaces import BillEscrowed, BillStacked, ButtonChanged, Door, DoorChanged
 from hardware.serial.id003_driver import Id003BillAcceptor

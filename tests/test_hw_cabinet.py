@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from egm.clock import FakeClock
-from egm.config import DeviceConfig, DevicesConfig
 from egm.events import CashOut
+from hardware.core.config import DeviceConfig, DevicesConfig
 from hardware.factory import build_devices
 from hardware.serial import id003_protocol as p
 from tests.cabinet_support import make_cabinet, spine_config

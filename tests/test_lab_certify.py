@@ -11,9 +11,9 @@ import pytest
 
 from egm.cli import main
 from egm.games.dragon_poker.game import DEFAULT_PAYTABLE
+from egm.games.dragon_poker.lab import HOUSE_WAY
 from egm.lab import runner
 from egm.lab.certify import Request, certify
-from egm.lab.dragon_poker import HOUSE_WAY
 from egm.lab.runner import plan_chunks, run
 from egm.rom import load_paytable
 from egm.rom.signing import sign_file
@@ -151,7 +151,7 @@ def test_ctrl_c_reports_the_chunks_done_marked_partial(signed_copy: Path,
 
 def test_the_run_sizes_default_to_the_games_own_the_bounding_run_capped_by_the_run(
         signed_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from egm.lab.dragon_poker import DragonPokerLab
+    from egm.games.dragon_poker.lab import DragonPokerLab
 
     assert DragonPokerLab.games_default == 1_000_000 and DragonPokerLab.best_games_default == 100_000
     monkeypatch.setattr(DragonPokerLab, "games_default", 3_000)  # keep the test short

@@ -1,5 +1,5 @@
-"""The house way's compiled twin (egm.lab.dragon_house_way) against the reference the cabinet runs
-(egm.games.dragon_poker.house_way): the same setting, values and cards, on random 13-card hands.
+"""The house way's compiled twin (egm.games.dragon_poker.lab.kernel_house_way) against the reference the
+cabinet runs (egm.games.dragon_poker.house_way): the same setting, values and cards, on random 13-card hands.
 
 20,000 uniform hands from the 54-card deck (about 45% hold a joker) plus 2,000 holding both jokers;
 every reference setting is also checked legal and a split of the hand. About 40 s.
@@ -22,8 +22,8 @@ from egm.games.dragon_poker.house_way import (
     set_around,
     set_house_way,
 )
+from egm.games.dragon_poker.lab.kernel_house_way import house_way
 from egm.games.dragon_poker.paytable import ROWS
-from egm.lab.dragon_house_way import house_way
 from egm.lab.fast_eval import CARD_BITS
 from egm.poker import Category
 

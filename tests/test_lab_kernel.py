@@ -18,14 +18,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from egm.games.base import Outcome
+from egm.games.base import Outcome, play_reference
 from egm.games.dragon_poker.game import DEFAULT_PAYTABLE, DragonPoker
+from egm.games.dragon_poker.lab import HOUSE_WAY, WINNER_CODES, DragonPokerLab
+from egm.games.dragon_poker.lab import kernel as dragon_kernel
 from egm.games.dragon_poker.payout import POOL
 from egm.games.dragon_poker.paytable import ROWS
 from egm.games.dragon_poker.settlement import Side
-from egm.lab import dragon_kernel
 from egm.lab.adapters import ExactFigure, ReferenceAdapter
-from egm.lab.dragon_poker import HOUSE_WAY, WINNER_CODES, DragonPokerLab
 from egm.lab.stats import Tally
 from egm.rng import Rng
 from egm.rom import PayTable, load_paytable
@@ -47,9 +47,7 @@ def reference_games(paytable: PayTable, seed: int, games: int) -> list[tuple]:
     out = []
     for _ in range(games):
         round_ = game.new_round(wager, rng, pools)
-        while not round_.finished:
-            round_.decide(round_.reference_decision())
-        outcome = round_.outcome()
+        outcome = play_reference(round_)
         pools = dict(outcome.pools_cents)
         result = round_.result
         assert result is not None

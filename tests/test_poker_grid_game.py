@@ -15,9 +15,9 @@ import pytest
 from egm.cards import RANKS, SUITS, Card
 from egm.config import PROJECT_ROOT
 from egm.games import game_class
-from egm.games.base import Decision, DecisionRefused
-from egm.games.poker_grid.cli import replay_game
+from egm.games.base import Decision, DecisionRefused, play_reference
 from egm.games.poker_grid.game import PokerGrid, PokerGridRound
+from egm.games.poker_grid.replay import replay_game
 from egm.rng import Rng
 from egm.rom import load_paytable
 
@@ -177,9 +177,7 @@ def test_record_restore_at_every_placement(game: PokerGrid) -> None:
         restored = game.restore(record)
         assert restored.view() == round_.view() and restored.to_record() == record
         if placement in resumed_at:  # resume the copy to the end: the same game, the same pay
-            while not restored.finished:
-                restored.decide(restored.reference_decision())
-            resumed = restored.outcome()
+            resumed = play_reference(restored)
         if round_.finished:
             break
         round_.decide(round_.reference_decision())
@@ -203,7 +201,7 @@ def test_refusals_name_the_rule_and_change_nothing(
 ) -> None:
     round_ = start(game)
     before = round_.to_record()
-    card = round_.view()["hand"][0]
+    card = round_.view().table["hand"][0]
     with pytest.raises(DecisionRefused, match=reason):
         round_.decide(Decision("place", {"card": card, **args}))
     assert round_.to_record() == before and round_.table.turn == 0 and round_.step == "play"
@@ -226,24 +224,23 @@ def test_out_of_turn_and_after_the_end(game: PokerGrid) -> None:
     round_ = start(game)
     round_.table.turn = 1  # as if the machine had not played yet
     with pytest.raises(DecisionRefused, match="seat 1's turn"):
-        round_.decide(Decision("place", {"card": round_.view()["hand"][0], "row": 3, "col": 3}))
+        round_.decide(Decision("place", {"card": round_.view().table["hand"][0], "row": 3, "col": 3}))
     round_.table.turn = 0
-    while not round_.finished:
-        round_.decide(round_.reference_decision())
+    play_reference(round_)
     with pytest.raises(DecisionRefused, match="game is over"):
         round_.decide(Decision("place", {"card": "As", "row": 0, "col": 0}))
 
 
 def test_customer_move_then_machine_move_and_the_view(game: PokerGrid) -> None:
     round_ = start(game, seed=4)
-    view = round_.view()
+    view = round_.view().table
     assert view["step"] == "play" and len(view["hand"]) == 5 and view["draw_pile"] == 42
     legal = [(2, 2), (2, 5), (3, 1), (3, 3), (3, 4), (3, 6), (4, 2), (4, 5)]
     assert sorted(map(tuple, view["legal"])) == legal
     assert view["board"][1][4] == "W" and view["board"][0][0] == ""
     decision = round_.reference_decision()
     round_.decide(decision)
-    view = round_.view()
+    view = round_.view().table
     assert [m["seat"] for m in view["last_plays"]] == [0, 1]
     assert view["last_plays"][0]["card"] == decision.args["card"]
     assert view["scores"] == [sum(m["points"] for m in view["last_plays"] if m["seat"] == s) for s in (0, 1)]
@@ -269,8 +266,7 @@ def test_three_opponents_play_every_card(paytable: Any) -> None:
         start(PokerGrid(paytable), opponents=2)
     game = PokerGrid(SimpleNamespace(header=paytable.header, rules=PokerGridRules.model_validate(EXAMPLE)))
     round_ = start(game, seed=8, opponents=3)
-    while not round_.finished:
-        round_.decide(round_.reference_decision())
+    play_reference(round_)
     assert round_.table.seats == 4 and len(round_.table.moves) == 52
     assert sum(round_.table.scores) == sum(m.play.points for m in round_.table.moves)
     assert round_.margin == round_.table.scores[0] - max(round_.table.scores[1:])
@@ -280,9 +276,7 @@ def test_three_opponents_play_every_card(paytable: Any) -> None:
 
 def test_outcome_pays_the_margin_tier_and_awards(game: PokerGrid, paytable: Any) -> None:
     round_ = start(game, seed=2)
-    while not round_.finished:
-        round_.decide(round_.reference_decision())
-    outcome = round_.outcome()
+    outcome = play_reference(round_)
     rules = paytable.rules
     units = rules.result_units(round_.margin) + sum(rules.hand_awards.for_hand(h) for h in round_.awards())
     assert outcome.win_credits == units * game.default_wager(1).bet_credits

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from egm.config import PROJECT_ROOT
+from egm.games.base import play_reference
 from egm.games.poker_grid.game import PokerGrid
 from egm.games.poker_grid.strategy import (
     LOOKAHEAD_STRATEGY,
@@ -37,9 +38,7 @@ def test_reference_chunk_is_the_cabinet_game(paytable: Any) -> None:
     wins = []
     for _ in range(2):
         round_ = game.new_round(game.default_wager(1), rng, {})
-        while not round_.finished:
-            round_.decide(round_.reference_decision())
-        wins.append(round_.outcome().win_credits)
+        wins.append(play_reference(round_).win_credits)
     assert tally.games == 2 and tally.stake == 2 * game.default_wager(1).stake_credits
     assert sorted(tally.returns.elements()) == sorted(wins)
     assert sum(tally.results.values()) == 2

@@ -8,8 +8,9 @@ import pygame
 import pytest
 
 from egm.config import load_cabinet_config
+from egm.games.poker_grid.scene import GREEN, hand_rect, square_rect
+from egm.games.poker_grid.screenshots import RECIPES as SCREENSHOT_RECIPES
 from egm.video import snap
-from egm.video.scenes.poker_grid import GREEN, SCREENSHOT_RECIPES, hand_rect, square_rect
 from egm.video.screenshot import credit
 from egm.video.session import Session
 
@@ -29,18 +30,18 @@ def moves(s: Session) -> int:
 
 
 def legal(s: Session) -> list[tuple[int, int]]:
-    return [tuple(square) for square in s.cabinet.round.view()["legal"]]
+    return [tuple(square) for square in s.cabinet.round.view().table["legal"]]
 
 
 def test_tap_card_then_lit_square_places_it(session: Session) -> None:
-    assert session.cabinet.round.view()["step"] == "play" and moves(session) == 0
-    card = session.cabinet.round.view()["hand"][1]
+    assert session.cabinet.round.view().table["step"] == "play" and moves(session) == 0
+    card = session.cabinet.round.view().table["hand"][1]
     row, col = legal(session)[0]
     session.click(*hand_rect(1).center)
     session.click(*square_rect(row, col).center)
     record = session.cabinet.round.to_record()
     assert len(record["moves"]) == 2  # the customer's placement and the machine's reply
-    assert str(session.cabinet.round.view()["board"][row][col]) == card
+    assert str(session.cabinet.round.view().table["board"][row][col]) == card
 
 
 def test_drag_card_onto_lit_square(session: Session) -> None:
@@ -52,7 +53,7 @@ def test_drag_card_onto_lit_square(session: Session) -> None:
 def test_a_square_that_is_not_lit_is_refused_and_changes_nothing(session: Session) -> None:
     session.click(*hand_rect(0).center)
     session.click(*square_rect(0, 0).center)  # not next to any card
-    assert moves(session) == 0 and session.cabinet.round.view()["step"] == "play"
+    assert moves(session) == 0 and session.cabinet.round.view().table["step"] == "play"
     assert any("not next to a card" in toast.text for toast in session.video.toasts)
 
 
@@ -70,7 +71,7 @@ def test_screenshot_recipes_reach_the_table(signed_tree, tmp_path: Path, name: s
     try:
         SCREENSHOT_RECIPES[name](s)
         if name == "poker-grid-play":
-            view = snap.table(s.cabinet.snapshot())["view"]
+            view = snap.table(s.cabinet.snapshot())["view"].table
             placed = [c for row in view["board"] for c in row if c not in ("", "W")]
             assert view["step"] == "play" and len(placed) == 2 + 18  # starters and 9 turns of 2 seats
         else:

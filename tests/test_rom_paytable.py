@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, NonNegativeInt
 
 from egm import games
 from egm.config import PROJECT_ROOT
+from egm.games.descriptor import GameDescriptor, Ref
 from egm.rom import PayTable, PaytableError, load_paytable
 from egm.rom.signing import generate_key_pair, sign_file
 from tests.rom_support import DEV_PRIVATE_KEY, DEV_PUBLIC_KEY, SignedTree, sign_tree
@@ -42,9 +43,15 @@ flush = 5
 """
 
 
+# Only the pay-table model matters here: no game class is ever built from it.
+TINY = GameDescriptor(id="tiny", title="Tiny", game=Ref(f"{__name__}:TinyRules"),
+                      paytable_model=Ref(f"{__name__}:TinyRules"))
+
+
 @pytest.fixture(autouse=True)
 def tiny_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(games.PAYTABLE_MODELS, "tiny", f"{__name__}:TinyRules")
+    installed = games.descriptors()
+    monkeypatch.setattr(games, "descriptors", lambda packages=None: {**installed, "tiny": TINY})
 
 
 def make_tree(tmp_path: Path, text: str = GOOD) -> SignedTree:

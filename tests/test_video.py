@@ -12,13 +12,14 @@ import pytest
 
 from egm.cards import parse_cards
 from egm.config import load_cabinet_config
+from egm.games.dragon_poker import scene as dp
 from egm.games.dragon_poker.house_way import set_house_way
+from egm.games.dragon_poker.scene import DragonPokerScene, zone_rect
+from egm.games.dragon_poker.screenshots import hand_centre, pool_card_centre, set_step
 from egm.video import barcode, snap
 from egm.video.controller import VideoController
 from egm.video.layout import BAR_RECT, Viewport
-from egm.video.scenes import dragon_poker as dp
-from egm.video.scenes.dragon_poker import DragonPokerScene, zone_rect
-from egm.video.screenshot import credit, hand_centre, pool_card_centre, set_step
+from egm.video.screenshot import credit, recipes
 from egm.video.session import Session
 from egm.video.theme import BLUE, CYAN, DRAGON_RED, FELT, GREY, LAMP_OFF, RED
 from egm.video.ticket import BARCODE_RECT, draw_ticket
@@ -48,7 +49,7 @@ def toast_texts(s: Session) -> list[str]:
 
 
 def player_cards(s: Session) -> list[str]:
-    view = s.cabinet.round.view()
+    view = s.cabinet.round.view().table
     label = {h["role"]: k for k, h in view["hands"].items()}["player"]
     return view["hands"][label]["cards"]
 
@@ -183,7 +184,7 @@ def test_keys_in_the_wrong_state_are_refused_with_a_reason(session: Session) -> 
     session.key("space")  # DEAL with no credit
     assert any("exceeds" in t for t in toast_texts(session))
     session.key("h")  # HOUSE WAY outside a game
-    assert "HOUSE WAY plays the house's choice when its lamp is lit." in toast_texts(session)
+    assert "HOUSE WAY plays the game's own choice when its lamp is lit." in toast_texts(session)
     credit(session)
     session.key("space")
     session.key("c")  # CASH OUT in the middle of a game
@@ -211,7 +212,7 @@ def test_bet_level_raises_the_stake(session: Session) -> None:
     session.key("b")
     session.key("space")
     view = session.cabinet.round.view()
-    assert view["bet_credits"] == 2 * session.cabinet.games["dragon-poker"].default_wager(1).bet_credits
+    assert view.bet_credits == 2 * session.cabinet.games["dragon-poker"].default_wager(1).bet_credits
 
 
 # --- tickets, devices, lamps ----------------------------------------------------------------------
@@ -343,10 +344,16 @@ def test_screenshot_command_writes_a_png(tmp_path: Path) -> None:
 
 
 def test_every_screenshot_recipe_is_offered_on_the_command_line() -> None:
-    from egm.video.cli import SCENE_NAMES
-    from egm.video.screenshot import RECIPES
-
-    assert set(SCENE_NAMES) == set(RECIPES)  # the CLI keeps its own list so that --help stays fast
+    command = [sys.executable, "-m", "egm.cli", "screenshot", "--scene", "list"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    listed = done.stdout.split()
+    assert done.returncode == 0 and listed == list(recipes())
+    # the cabinet's own, each game's generic one, and the games' own from their descriptors
+    assert {"attract", "operator", "dragon-poker-played", "poker-grid-played", "dragon-set",
+            "poker-grid-play"} <= set(listed)
+    unknown = subprocess.run([*command[:-1], "nope", "--out", "x.png"], capture_output=True, text=True,
+                             timeout=120)
+    assert unknown.returncode == 2 and "unknown scene 'nope'; known scenes: attract" in unknown.stderr
 
 
 def test_after_a_power_cut_the_table_shows_the_same_hand_at_the_same_step(config, tmp_path: Path) -> None:
@@ -397,10 +404,10 @@ def test_hand_pay_lock_up_until_the_attendant_key(session: Session) -> None:
 def test_house_way_is_refused_while_its_lamp_is_dark(session: Session) -> None:
     credit(session)
     session.key("space")
-    assert {b.action: b.lamp for b in session.video.bar_buttons()}["house_way"] == "off"
+    assert {b.action: b.lamp for b in session.video.bar_buttons()}["auto_play"] == "off"
     session.key("h")  # designation is the player's own choice
     assert session.state == "game.dragon-poker.designate"
-    assert "HOUSE WAY plays the house's choice when its lamp is lit." in toast_texts(session)
+    assert "HOUSE WAY plays the game's own choice when its lamp is lit." in toast_texts(session)
 
 
 def test_device_controls_refuse_politely_when_a_device_is_real(session: Session) -> None:

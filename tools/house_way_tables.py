@@ -6,9 +6,9 @@ egm/games/dragon_poker/house_way.py) by simulating the house way against itself.
 Round 1 plays with all-zero tables (every setting scores the same, so the house way plays its first
 candidate, the greedy setting). Each round deals N random 13-card hands from the 54-card deck
 (splitmix64 from seed S, a partial Fisher-Yates), sets each by the house way with the previous
-round's tables (the compiled twin, egm.lab.dragon_house_way.house_way_with), and counts each row's
-values by table key: (category, top rank, second rank) for the front, (category, top rank) for the
-middle and the back. A key's entry is 1000 x (P(a row of that position has a lower key) + P(same
+round's tables (the compiled twin, egm.games.dragon_poker.lab.kernel_house_way.house_way_with), and
+counts each row's values by table key: (category, top rank, second rank) for the front, (category, top
+rank) for the middle and the back. A key's entry is 1000 x (P(a row of that position has a lower key) + P(same
 key) / 2), rounded half up: the chance that a row with that key beats an opponent's row, ties
 counted half. The next round uses the new tables. With --write the last round's tables replace the
 block between "# BEGIN TABLES" and "# END TABLES" of house_way.py (the lab's numba cache is keyed by
@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from egm.games.dragon_poker.house_way import WIN_SCALE
-from egm.lab.dragon_house_way import house_way_with
+from egm.games.dragon_poker.lab.kernel_house_way import house_way_with
 from egm.lab.fast_eval import CARD_BITS
 from egm.poker import Category
 

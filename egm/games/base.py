@@ -49,6 +49,76 @@ class Wager:
         if self.stake_credits < self.bet_credits + sum(self.side_bets.values()):
             raise ValueError("stake must cover the bet and every side bet")
 
+    def to_record(self) -> dict[str, Any]:
+        """The wager as a round record keeps it (JSON-compatible)."""
+        return {"bet_credits": self.bet_credits, "stake_credits": self.stake_credits,
+                "denom_cents": self.denom_cents, "side_bets": dict(self.side_bets)}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Wager:
+        """The wager of a round record (ValueError naming the problem when the record is damaged).
+
+        >>> Wager.from_record(Wager(2, 10, 25, {"pair_bonus": 1}).to_record())
+        Wager(bet_credits=2, stake_credits=10, denom_cents=25, side_bets={'pair_bonus': 1})
+        """
+        try:
+            return cls(bet_credits=int(record["bet_credits"]), stake_credits=int(record["stake_credits"]),
+                       denom_cents=int(record["denom_cents"]), side_bets=dict(record.get("side_bets") or {}))
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"the record's wager is damaged ({exc!r} missing or wrong)") from exc
+
+    def scaled(self, factor: int) -> Wager:
+        """This wager times a whole number (the bet, the stake and every side bet)."""
+        return Wager(bet_credits=self.bet_credits * factor, stake_credits=self.stake_credits * factor,
+                     denom_cents=self.denom_cents,
+                     side_bets={name: credits * factor for name, credits in self.side_bets.items()})
+
+
+@dataclass(frozen=True)
+class WagerOffer:
+    """The wagers a pay table offers; `Game.refuse_wager` checks a wager against it.
+
+    denominations_cents, bets_credits: the pay table header's lists.
+    stake_bets: the stake is this many bets (Dragon Poker's stake points, Poker Grid's stake units),
+      declared by the game's pay-table model as `stake_bets`.
+    side_bet_limits: the most credits each optional side bet takes, declared by the pay-table model as
+      `side_bet_limits` (empty when the game has none).
+    """
+
+    denominations_cents: tuple[int, ...]
+    bets_credits: tuple[int, ...]
+    stake_bets: int
+    side_bet_limits: Mapping[str, int] = field(default_factory=dict)
+
+    def stake_credits(self, bet_credits: int, side_bets: Mapping[str, int]) -> int:
+        return self.stake_bets * bet_credits + sum(side_bets.values())
+
+    def refusal(self, wager: Wager) -> str | None:
+        """Why this offer does not include `wager`, as a sentence for the player; None when it does."""
+        if wager.denom_cents not in self.denominations_cents:
+            return (
+                f"{wager.denom_cents}-cent credits are not offered by this pay table; "
+                f"play one of {list(self.denominations_cents)} cents"
+            )
+        if wager.bet_credits not in self.bets_credits:
+            return (
+                f"a bet of {wager.bet_credits} credits is not offered by this pay table; "
+                f"bet one of {list(self.bets_credits)}"
+            )
+        for name, credits in wager.side_bets.items():
+            if name not in self.side_bet_limits:
+                offered = sorted(self.side_bet_limits) or "none"
+                return f"the side bet '{name}' is not offered by this pay table (side bets: {offered})"
+            if not 0 <= credits <= self.side_bet_limits[name]:
+                return f"the side bet '{name}' takes 0 to {self.side_bet_limits[name]} credits, not {credits}"
+        stake = self.stake_credits(wager.bet_credits, wager.side_bets)
+        if wager.stake_credits != stake:
+            return (
+                f"the stake must be {self.stake_bets} x the bet of {wager.bet_credits} plus the side bets, "
+                f"{stake} credits, not {wager.stake_credits}"
+            )
+        return None
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -88,6 +158,44 @@ class Outcome:
             raise ValueError("a win cannot be negative")
 
 
+@dataclass(frozen=True)
+class RoundView:
+    """What the shell (the video controller, the sounds, the meters) reads of a round, typed.
+
+    game_id: the game's id. step: the current step (one of the game's `steps`).
+    bet_credits, stake_credits: the wager (the BET meter shows the stake).
+    decision_awaited: the round waits for a player decision (the game's table takes it).
+    auto_decision: the auto-play button (the descriptor's `auto_play_label`, e.g. HOUSE WAY) may play
+      the round's reference decision now: its lamp flashes.
+    win_credits: everything the round pays back, once complete (None before).
+    pools_cents: the game's running pools as the round shows them (e.g. the Dragon jackpot).
+    pools_won_cents: what the player won from each pool in this round (the jackpot sound and banner).
+    result_text: one line for the player once complete, e.g. "PLAYER WINS 2 ROWS" (empty before).
+    table: the game's own data for its table scene, JSON-compatible; the shell passes it untouched.
+    """
+
+    game_id: str
+    step: str
+    bet_credits: int
+    stake_credits: int
+    decision_awaited: bool
+    auto_decision: bool
+    win_credits: int | None = None
+    pools_cents: Mapping[str, int] = field(default_factory=dict)
+    pools_won_cents: Mapping[str, int] = field(default_factory=dict)
+    result_text: str = ""
+    table: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        return self.step == "complete"
+
+    @property
+    def pool_won(self) -> bool:
+        """True when the player won a pool (a jackpot) in this round."""
+        return any(self.pools_won_cents.values())
+
+
 class Round(ABC):
     """One game in progress."""
 
@@ -117,8 +225,15 @@ class Round(ABC):
         """Everything needed to rebuild this round at this step (JSON-compatible)."""
 
     @abstractmethod
-    def view(self) -> dict[str, Any]:
-        """What the display may show now (face-down cards hidden), JSON-compatible."""
+    def view(self) -> RoundView:
+        """What the display may show now (face-down cards hidden)."""
+
+
+def play_reference(round_: Round) -> Outcome:
+    """Play the round's reference decisions until it is complete (autoplay, replay, the lab)."""
+    while not round_.finished:
+        round_.decide(round_.reference_decision())
+    return round_.outcome()
 
 
 class Game(ABC):
@@ -132,9 +247,45 @@ class Game(ABC):
     def __init__(self, paytable: Any) -> None:
         self.paytable = paytable
 
+    def wager_offer(self) -> WagerOffer:
+        """What this game's pay table offers: its header's denominations and bets, and its pay-table
+        model's `stake_bets` and `side_bet_limits`."""
+        header, rules = self.paytable.header, self.paytable.rules
+        return WagerOffer(
+            tuple(header.denominations_cents),
+            tuple(header.bets_credits),
+            rules.stake_bets,
+            rules.side_bet_limits,
+        )
+
+    def refuse_wager(self, wager: Wager) -> str | None:
+        """Why the pay table does not offer `wager` (a sentence for the player), or None when it does.
+        The cabinet asks before a round starts and before any money moves."""
+        return self.wager_offer().refusal(wager)
+
+    def check_wager(self, wager: Wager) -> None:
+        """Raise ValueError with `refuse_wager`'s sentence: a round is never dealt for a wager the pay
+        table does not offer, whoever asks (the cabinet refuses first; the lab and replay reach here)."""
+        refusal = self.refuse_wager(wager)
+        if refusal is not None:
+            raise ValueError(refusal)
+
     @abstractmethod
     def default_wager(self, denom_cents: int) -> Wager:
         """The default bet for autoplay and the lab."""
+
+    def bets_offered(self) -> tuple[int, ...]:
+        """The bets (credits) the pay table offers, smallest first: the only ones the shell offers."""
+        return tuple(sorted(self.paytable.header.bets_credits))
+
+    def wager_for(self, bet_credits: int, denom_cents: int) -> Wager:
+        """The wager for a bet of `bet_credits`: the default wager scaled to that bet (side bets too).
+        A bet that is not a whole multiple of the default bet is refused (ValueError)."""
+        base = self.default_wager(denom_cents)
+        if bet_credits <= 0 or bet_credits % base.bet_credits:
+            raise ValueError(f"a bet of {bet_credits} credits is not a whole multiple of the default bet "
+                             f"of {base.bet_credits}; use one of {self.bets_offered()}")
+        return base.scaled(bet_credits // base.bet_credits)
 
     @abstractmethod
     def new_round(self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int]) -> Round:

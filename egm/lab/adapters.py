@@ -1,4 +1,5 @@
-"""How a game plugs into the lab: a `LabAdapter` per game, looked up by game id.
+"""How a game plugs into the lab: a `LabAdapter` per game, named by the game's descriptor
+(`GameDescriptor.lab_adapter`, in the game's own folder) and looked up by game id.
 
 An adapter knows how to simulate one chunk of games (a fixed number of games from one seed) under a
 named strategy and fold the results into a `Tally`, which figures of its game are exact, which awards
@@ -14,23 +15,16 @@ compiled kernel subclasses it and supplies `awards`, `record` (which awards an o
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from egm.games import game_class
-from egm.games.base import Game, Outcome
+from egm.games import UnknownGame, descriptor_of, descriptors, game_class
+from egm.games.base import Game, Outcome, play_reference
 from egm.lab.stats import Tally, segment_trace
 from egm.rng import Rng
-
-# game id -> "module:class" of its adapter; imported on demand.
-ADAPTERS = {
-    "dragon-poker": "egm.lab.dragon_poker:DragonPokerLab",
-    "poker-grid": "egm.games.poker_grid.lab:PokerGridLab",
-}
 
 
 class LabError(Exception):
@@ -122,10 +116,7 @@ class ReferenceAdapter(LabAdapter):
         tally = Tally()
         returns: list[int] = []
         for _ in range(games):
-            round_ = game.new_round(wager, rng, pools)
-            while not round_.finished:
-                round_.decide(round_.reference_decision())
-            outcome = round_.outcome()
+            outcome = play_reference(game.new_round(wager, rng, pools))
             self.record(tally, outcome, pools)
             pools = dict(outcome.pools_cents) or pools
             tally.games += 1
@@ -136,15 +127,21 @@ class ReferenceAdapter(LabAdapter):
         return tally
 
 
+def certifiable() -> list[str]:
+    """The installed games whose descriptor names a lab adapter."""
+    return [game_id for game_id, found in descriptors().items() if found.lab_adapter is not None]
+
+
 def adapter_for(game_id: str) -> LabAdapter:
     """The lab adapter of a game, or a LabError naming the games the lab knows."""
     try:
-        module_name, attr = ADAPTERS[game_id].split(":")
-    except KeyError:
-        raise LabError(f"the lab has no adapter for game '{game_id}'; known: {sorted(ADAPTERS)}") from None
+        target = descriptor_of(game_id).lab_adapter
+    except UnknownGame as exc:
+        raise LabError(str(exc)) from None
+    if target is None:
+        raise LabError(f"game '{game_id}' has no lab adapter; the lab certifies {certifiable()}")
     try:
-        module = importlib.import_module(module_name)
+        adapter_class = target.load()
     except ModuleNotFoundError as exc:
-        raise LabError(f"the lab adapter for '{game_id}' ({module_name}) is not installed") from exc
-    adapter: LabAdapter = getattr(module, attr)()
-    return adapter
+        raise LabError(f"the lab adapter for '{game_id}' ({target.target}) is not installed") from exc
+    return adapter_class()

@@ -18,7 +18,8 @@ LAB_DIR = Path(__file__).resolve().parent
 
 def kernel_cache_dir(lab: Path = LAB_DIR) -> Path:
     """numba's cache directory for the kernel sources in `lab` (inside __pycache__: not firmware)."""
-    sources = sorted([*lab.glob("*.py"), *(lab.parent / "games" / "dragon_poker").glob("*.py")])
+    games = lab.parent / "games"  # every game's sources: a game's kernel lives in its folder (its lab/)
+    sources = sorted([*lab.glob("*.py"), *(p for p in games.rglob("*.py") if "__pycache__" not in p.parts)])
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()[:16]
     return lab / "__pycache__" / f"numba-{digest}"
 

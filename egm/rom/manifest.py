@@ -1,6 +1,7 @@
 """The program ROM: a signed manifest of every firmware file, and the boot self-test that checks it.
 
-Firmware files are every file under FIRMWARE_DIRS except byte-code caches. The manifest
+Firmware files are every file under FIRMWARE_DIRS except byte-code caches and the lab's code
+(NOT_FIRMWARE: the lab certifies pay tables off the cabinet; docs/rom.md says why). The manifest
 (rom/manifest.json) lists each one's POSIX path relative to the project root and its SHA-256, sorted
 by path, and names the key id that signs it. The signature (rom/manifest.sig, next to it) is Ed25519
 over the manifest's exact bytes.
@@ -13,6 +14,7 @@ import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
@@ -31,6 +33,10 @@ from egm.rom.signing import (
 )
 
 FIRMWARE_DIRS = ("egm", "hardware", "paytables")
+# Under a firmware directory but not firmware: the lab, and each game's lab adapter (its `lab.py` or
+# `lab/` package). The cabinet never runs them (tests/test_rom_lab.py), so they are not in the ROM.
+NOT_FIRMWARE = ("egm/lab", "egm/games/*/lab.py", "egm/games/*/lab")
+_NOT_FIRMWARE_PARTS = tuple(tuple(pattern.split("/")) for pattern in NOT_FIRMWARE)
 MANIFEST_FORMAT = "egm-rom-manifest/1"
 SHA256_HEX = r"^[0-9a-f]{64}$"
 
@@ -98,17 +104,37 @@ def _is_cache(name: str) -> bool:
     return name.endswith(".pyc")  # byte-code caches are not firmware
 
 
+def is_firmware(path: str) -> bool:
+    """Whether a POSIX path relative to the project root lies outside NOT_FIRMWARE (segment by segment:
+    a pattern names a file or a whole directory).
+
+    >>> [is_firmware(p) for p in ("egm/cabinet/core.py", "egm/lab/cli.py", "egm/games/poker_grid/lab.py")]
+    [True, False, False]
+    """
+    parts = path.split("/")
+    return not any(
+        len(parts) >= len(pattern) and all(map(fnmatchcase, parts, pattern))
+        for pattern in _NOT_FIRMWARE_PARTS
+    )
+
+
 def firmware_files(root: Path) -> list[str]:
     """Every firmware file under `root`, as sorted POSIX paths relative to it."""
     found = []
     for top in FIRMWARE_DIRS:
         for dirpath, dirnames, filenames in os.walk(root / top):
+            rel = Path(dirpath).relative_to(root).as_posix()
             # A linked directory is not walked (it could loop) but is still listed, so it cannot hide
             # code from the check: it shows as an extra file, and a manifest is never built over it.
             linked = [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
-            dirnames[:] = [d for d in dirnames if d != "__pycache__" and d not in linked]
-            rel = Path(dirpath).relative_to(root).as_posix()
-            found.extend(f"{rel}/{name}" for name in filenames + linked if not _is_cache(name))
+            dirnames[:] = [
+                d for d in dirnames if d != "__pycache__" and d not in linked and is_firmware(f"{rel}/{d}")
+            ]
+            found.extend(
+                f"{rel}/{name}"
+                for name in filenames + linked
+                if not _is_cache(name) and is_firmware(f"{rel}/{name}")
+            )
     return sorted(found)
 
 
@@ -177,6 +203,8 @@ def check_path(path: str) -> str | None:
         return "path escapes or is not normalised ('..', '.' or '//'); rebuild the manifest"
     if pure.parts[0] not in FIRMWARE_DIRS or len(pure.parts) < 2:
         return f"path is outside the firmware directories {list(FIRMWARE_DIRS)}"
+    if not is_firmware(path):
+        return f"path is not firmware (the lab is not in the program ROM: {list(NOT_FIRMWARE)})"
     return None
 
 

@@ -57,9 +57,9 @@ class PaytableHeader(Strict):
     @field_validator("game")
     @classmethod
     def _registered(cls, game: str) -> str:
-        if game not in games.PAYTABLE_MODELS:
-            known = sorted(games.PAYTABLE_MODELS)
-            raise ValueError(f"'{game}' is not a registered game id; use one of {known}")
+        known = games.descriptors()
+        if game not in known:
+            raise ValueError(f"'{game}' is not a registered game id; use one of {sorted(known)}")
         return game
 
     @field_validator("denominations_cents", "bets_credits")

@@ -8,6 +8,7 @@ from the operator menu's SHUT DOWN.
 
 from __future__ import annotations
 
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,8 +22,6 @@ from egm.config import CabinetConfig
 from egm.video.controller import VideoController
 from egm.video.script import Script
 
-WINDOW_TITLE = "EGM - Dragon Poker cabinet"
-
 
 @dataclass(frozen=True)
 class RunOptions:
@@ -35,12 +34,22 @@ class RunOptions:
 
 def open_display(config: CabinetConfig, kiosk: bool) -> pygame.Surface:
     pygame.display.init()
-    pygame.display.set_caption(WINDOW_TITLE)
+    pygame.display.set_caption(window_title(config))
     if kiosk:
         screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)  # the panel's own resolution
         pygame.mouse.set_visible(False)
         return screen
     return pygame.display.set_mode(window_size(config, pygame.display.get_desktop_sizes()), pygame.RESIZABLE)
+
+
+def window_title(config: CabinetConfig) -> str:
+    """The window's title names the cabinet, not a game.
+
+    >>> from egm.config import CabinetConfig
+    >>> window_title(CabinetConfig(site_name="EGM Test Casino", machine_number="0001"))
+    'EGM - EGM Test Casino, machine 0001'
+    """
+    return f"EGM - {config.site_name}, machine {config.machine_number}"
 
 
 def window_size(config: CabinetConfig, desktops: list[tuple[int, int]]) -> tuple[int, int]:
@@ -70,21 +79,27 @@ def run(options: RunOptions) -> int:
     )
     ticker = pygame.time.Clock()
     script = options.script
+    default_sigterm = signal.signal(signal.SIGTERM, _stop_requested)
     try:
-        while video.running:
-            if script is not None:
-                for event in script.due(clock.monotonic(), video.viewport):
-                    pygame.event.post(event)
-                if script.done and not pygame.event.peek():
-                    video.running = False
-            for event in pygame.event.get():
-                video.process(event)
-            video.update()
-            video.present(pygame.display.get_surface())
-            pygame.display.flip()
-            ticker.tick(options.config.display.fps)
+        with cabinet.running():  # a quit is a clean shutdown, an exception a software fault
+            while video.running:
+                if script is not None:
+                    for event in script.due(clock.monotonic(), video.viewport):
+                        pygame.event.post(event)
+                    if script.done and not pygame.event.peek():
+                        video.running = False
+                for event in pygame.event.get():
+                    video.process(event)
+                video.update()
+                video.present(pygame.display.get_surface())
+                pygame.display.flip()
+                ticker.tick(options.config.display.fps)
     finally:
-        if cabinet.memory is not None:
-            cabinet.memory.close()
+        signal.signal(signal.SIGTERM, default_sigterm)
         pygame.quit()
     return 0
+
+
+def _stop_requested(signum: int, frame: object) -> None:
+    """SIGTERM (the OS shutting down, a service stop) ends the loop as a clean shutdown."""
+    raise SystemExit(f"stopped by {signal.Signals(signum).name}")

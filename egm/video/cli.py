@@ -6,25 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-SCENE_NAMES = (
-    "attract",
-    "game-select",
-    "dragon-designate",
-    "dragon-set",
-    "dragon-reveal",
-    "dragon-settled",
-    "dragon-jackpot",
-    "ticket",
-    "hand-pay",
-    "operator",
-    "operator-recall",
-    "tilt",
-    "help",
-    "devices",
-    "poker-grid-play",
-    "poker-grid-complete",
-)
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     for name, helptext in (
@@ -39,8 +20,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             cmd.add_argument("--script", type=Path, help="replay scripted input from FILE, then exit")
         cmd.set_defaults(handler=_run_command, kiosk=name == "kiosk")
     shot = subparsers.add_parser("screenshot", help="render one scene headless to a PNG")
-    shot.add_argument("--scene", required=True, choices=SCENE_NAMES)
-    shot.add_argument("--out", type=Path, required=True, help="PNG file to write")
+    shot.add_argument("--scene", required=True,
+                      help="the scene: a cabinet scene (attract, game-select, ticket, hand-pay, operator, "
+                           "operator-recall, tilt, help, devices), <game id>-played, or a game's own "
+                           "(`egm screenshot --scene list` lists them)")
+    shot.add_argument("--out", type=Path, help="PNG file to write (required unless --scene list)")
     shot.add_argument("--seed", type=int, default=1)
     shot.add_argument("--config", type=Path, help="cabinet config file (default config/cabinet.toml)")
     shot.set_defaults(handler=_screenshot_command)
@@ -57,6 +41,9 @@ def _run_command(args: argparse.Namespace) -> int:
     except (ConfigError, ScriptError) as exc:
         print(exc, file=sys.stderr)
         return 2
+    if args.out is None:
+        print("egm screenshot: --out FILE.png is required", file=sys.stderr)
+        return 2
     kiosk = args.kiosk or config.kiosk
     if kiosk and not config.kiosk:  # the cabinet applies kiosk rules too (it refuses the development key)
         config = config.model_copy(update={"kiosk": True})
@@ -69,11 +56,21 @@ def _screenshot_command(args: argparse.Namespace) -> int:
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # the output is the picture's name only
     import pygame
 
     from egm.config import ConfigError, load_cabinet_config
-    from egm.video.screenshot import RECIPES
+    from egm.video.screenshot import recipes
     from egm.video.session import Session, dev_signed_config
+
+    known = recipes()
+    if args.scene == "list":
+        print("\n".join(known))
+        return 0
+    if args.scene not in known:
+        print(f"egm screenshot: unknown scene '{args.scene}'; known scenes: {', '.join(known)}",
+              file=sys.stderr)
+        return 2
 
     try:
         base = load_cabinet_config(args.config)
@@ -84,7 +81,7 @@ def _screenshot_command(args: argparse.Namespace) -> int:
         config = dev_signed_config(Path(tmp), base)
         session = Session(config, Path(tmp) / "nvram", seed=args.seed)
         try:
-            RECIPES[args.scene](session)
+            known[args.scene](session)
             surface = session.render()
             args.out.parent.mkdir(parents=True, exist_ok=True)
             pygame.image.save(surface, str(args.out))

@@ -23,11 +23,13 @@ from egm.audio.controller import AudioController
 from egm.clock import Clock
 from egm.config import CabinetConfig
 from egm.events import ButtonChanged, CashOut, Door, Key, PlayerDecision, Result, StartGame
-from egm.games.base import Game, Round, Wager
+from egm.games import UnknownGame, descriptor_of
+from egm.games.base import Game, Round, RoundView, Wager
+from egm.games.descriptor import InfoPage
 from egm.video import snap
 from egm.video.inputs import DEVICE_KEYS, PANEL_KEYS, PointerFilter
 from egm.video.layout import BAR_RECT, CONTENT_RECT, LOGICAL_SIZE, Viewport
-from egm.video.overlays import draw_help, draw_ticket_overlay, draw_toasts, shade
+from egm.video.overlays import draw_help, draw_ticket_overlay, draw_toasts, help_pages, shade
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.scenes import game_scene
 from egm.video.scenes.attract import AttractScene
@@ -44,15 +46,15 @@ from hardware.factory import Devices
 
 TOAST_S = 3.0
 ROLLUP_S = 1.0  # the WIN meter counts up after a reveal
-MAX_BET_LEVEL = 5
 RECALL_SHOWN = 10
 HELD_CUES = ("win", "jackpot")  # played once the reveal has shown the result
 WAIT_REVEAL = "Please wait: the cards are being revealed."
-PANEL_BUTTONS = (  # (panel button, label, x, width) along the bottom bar
+AUTO_PLAY = "auto_play"  # the panel button that plays the round's reference decision
+PANEL_BUTTONS = (  # (panel button, label, x, width) along the bottom bar; AUTO_PLAY's label is the game's
     ("help", "HELP", 980, 140),
     ("cash_out", "CASH\nOUT", 1136, 180),
     ("bet", "BET", 1332, 170),
-    ("house_way", "HOUSE\nWAY", 1518, 180),
+    (AUTO_PLAY, "AUTO\nPLAY", 1518, 180),
     ("deal", "DEAL", 1714, 186),
 )
 EMULATED_CONTROLS = {  # drawer control -> (device, the emulated device's method it needs)
@@ -124,9 +126,10 @@ class VideoController:
         self.power_cut = power_cut or (lambda: os.kill(os.getpid(), signal.SIGKILL))
         self.running = True
         self.overlay: str | None = None  # "help", "drawer" or "ticket"
+        self.help_page = 0
         self.toasts: list[Toast] = []
         self.keys_on: set[Key] = set()
-        self.bet_level = 1
+        self.bet_credits: dict[str, int] = {}  # the bet chosen with BET, per game (default: the game's)
         self.table: Mapping[str, Any] | None = None  # the round on the table, live or just finished
         self.shown_outcome: Mapping[str, Any] | None = None
         self.pending_cues: list[str] = []
@@ -174,10 +177,11 @@ class VideoController:
 
     def _display(self, raw: dict[str, Any]) -> dict[str, Any]:
         """The cabinet snapshot plus what the display keeps showing: the round on the table (the
-        finished round stays until the next game or the game menu) and, in the operator menu, the
-        recall and the event log."""
+        finished round stays until the next game or the game menu, with its game number) and, in the
+        operator menu, the recall and the event log."""
         if raw.get("game"):
-            self.table = raw["game"]
+            # the round in progress is game number games_played (counted when it started)
+            self.table = {**raw["game"], "number": int(snap.meters(raw).get("games_played", 0))}
         elif raw.get("last_outcome") and raw["last_outcome"] != self.shown_outcome:
             self.shown_outcome = raw["last_outcome"]
             self.table = self._finished_table(raw["last_outcome"])
@@ -195,7 +199,7 @@ class VideoController:
         key = (record.get("seq"), record.get("number"), record.get("at"))
         if key not in self.recall_views:
             game = self.cabinet.games.get(record["game_id"])
-            self.recall_views[key] = game.restore(record["round"]).view() if game else {}
+            self.recall_views[key] = game.restore(record["round"]).view() if game else None
             while len(self.recall_views) > RECALL_SHOWN + 1:  # the recall pages and the table
                 self.recall_views.popitem(last=False)
         return {**record, "view": self.recall_views[key]}
@@ -204,7 +208,10 @@ class VideoController:
         for record in self.cabinet.recall()[:1]:
             if record.get("number") == outcome.get("number"):
                 entry = self._recall_entry(record)
-                return {"game_id": entry["game_id"], "step": entry["view"].get("step"), "view": entry["view"]}
+                view: RoundView | None = entry["view"]
+                if view is not None:
+                    return {"game_id": entry["game_id"], "step": view.step, "view": view,
+                            "number": record.get("number")}
         return None
 
     def render(self) -> pygame.Surface:
@@ -216,7 +223,8 @@ class VideoController:
         surface.set_clip(None)
         self._draw_bar(surface, frame)
         if self.overlay == "help":
-            draw_help(surface, kit)
+            pages = self.help_pages()
+            draw_help(surface, kit, pages[min(self.help_page, len(pages) - 1)], self.help_page, len(pages))
         elif self.overlay == "drawer":
             shade(surface)
             kit.text(surface, "EMULATED DEVICES", (960, 440), 44, GOLD, bold=True, anchor="midbottom")
@@ -237,7 +245,7 @@ class VideoController:
     # --- scenes ---------------------------------------------------------------------------------
     def scene_for(self, s: snap.Snapshot) -> Scene:
         state = snap.state(s)
-        if state.startswith("game.") or (state == "attract" and snap.table(s)):
+        if state.startswith("game.") or (state == "attract" and snap.view(s) is not None):
             gid = snap.game_id(s)
             return self._scene(f"game:{gid}", lambda: game_scene(self.res, gid))
         for prefix, cls in STATE_SCENES:
@@ -296,6 +304,8 @@ class VideoController:
                 button = hit(self.drawer_buttons(), event.pos) if self.overlay == "drawer" else None
                 if button is not None:
                     self.device(button.action)
+                elif self.overlay == "help" and self.help_page + 1 < len(self.help_pages()):
+                    self.help_page += 1  # a touch turns the help's page; after the last it closes
                 else:
                     self.overlay = None  # a touch anywhere else closes the overlay
             return
@@ -331,52 +341,84 @@ class VideoController:
         state = snap.state(self.snapshot)
         if button == "help":
             self.overlay = None if self.overlay == "help" else "help"
+            self.help_page = 0
         elif self.scene.busy(self.frame):
             self.toast(WAIT_REVEAL)
         elif button == "bet":
-            if state != "attract":
-                self.toast("BET changes the bet between games.")
-                return
-            self.bet_level = self.bet_level % MAX_BET_LEVEL + 1
-            self.toast(f"Bet level {self.bet_level}: {self.stake_credits()} credits a game", error=False)
+            self._next_bet(state)
         elif button == "cash_out":
             self.send(CashOut())
-        elif button == "house_way":
+        elif button == AUTO_PLAY:
             round_ = self.cabinet.round
-            if round_ is None or self.lamps()["house_way"] == "off":
-                self.toast("HOUSE WAY plays the house's choice when its lamp is lit.")
+            if round_ is None or self.lamps()[AUTO_PLAY] == "off":
+                label = self.auto_play_label().replace("\n", " ")
+                self.toast(f"{label} plays the game's own choice when its lamp is lit.")
                 return
-            self.send(PlayerDecision(round_.reference_decision()))  # Dragon Poker's: "house_way"
+            self.send(PlayerDecision(round_.reference_decision()))
         elif button == "deal":
             if state.startswith("game."):  # DEAL confirms the step on the table
                 self._to_scene(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
             elif state == "attract":
-                gid = snap.game_id(self.snapshot) or snap.selected_game(self.snapshot)
+                gid = self.game_shown()
                 if self.send(StartGame(gid, self.wager(gid))).accepted:
                     self.overlay = None
             else:
                 self.send(ButtonChanged("deal", True))  # the cabinet says why not now
 
-    def wager(self, game_id: str) -> Wager | None:
-        """The game's default wager scaled by the bet level (the cabinet and game check it)."""
+    def game_shown(self) -> str:
+        """The game on the table, else the game selected on the menu."""
+        return snap.game_id(self.snapshot) or snap.selected_game(self.snapshot)
+
+    def bets_offered(self, game_id: str) -> tuple[int, ...]:
+        """The bets (credits) the game's pay table offers; BET steps through exactly these."""
+        game = self.cabinet.games.get(game_id)
+        return game.bets_offered() if game is not None else ()
+
+    def chosen_bet(self, game_id: str) -> int | None:
         game = self.cabinet.games.get(game_id)
         if game is None:
             return None
-        base = game.default_wager(self.config.denomination_cents)
-        k = self.bet_level
-        return Wager(
-            bet_credits=base.bet_credits * k,
-            stake_credits=base.stake_credits * k,
-            denom_cents=base.denom_cents,
-            side_bets={n: v * k for n, v in base.side_bets.items()},
-        )
+        default = game.default_wager(self.config.denomination_cents).bet_credits
+        return self.bet_credits.get(game_id, default)
+
+    def _next_bet(self, state: str) -> None:
+        if state != "attract":
+            self.toast("BET changes the bet between games.")
+            return
+        gid = self.game_shown()
+        bets, bet = self.bets_offered(gid), self.chosen_bet(gid)
+        if not bets or bet is None:
+            self.toast("Choose a game first: touch its tile.")
+            return
+        later = [b for b in bets if b > bet]
+        self.bet_credits[gid] = later[0] if later else bets[0]
+        self.toast(f"Bet {self.bet_credits[gid]}: {self.stake_credits()} credits a game", error=False)
+
+    def wager(self, game_id: str) -> Wager | None:
+        """The wager for the bet chosen with BET (the cabinet checks it against the pay table)."""
+        game, bet = self.cabinet.games.get(game_id), self.chosen_bet(game_id)
+        if game is None or bet is None:
+            return None
+        return game.wager_for(bet, self.config.denomination_cents)
 
     def stake_credits(self) -> int:
-        view = snap.table(self.snapshot).get("view") or {}
-        if snap.state(self.snapshot).startswith("game.") and "stake_credits" in view:
-            return int(view["stake_credits"])
-        wager = self.wager(snap.game_id(self.snapshot) or snap.selected_game(self.snapshot))
+        view = snap.view(self.snapshot)
+        if snap.state(self.snapshot).startswith("game.") and view is not None:
+            return view.stake_credits
+        wager = self.wager(self.game_shown())
         return wager.stake_credits if wager else 0
+
+    def auto_play_label(self) -> str:
+        """The auto-play button's label: the game's own (e.g. HOUSE WAY for Dragon Poker)."""
+        try:
+            return descriptor_of(self.game_shown()).auto_play_label
+        except UnknownGame:
+            return dict((b, label) for b, label, _, _ in PANEL_BUTTONS)[AUTO_PLAY]
+
+    def help_pages(self) -> list[InfoPage]:
+        """The help: the keys, then the rules and pays of the game shown, from its pay table."""
+        game = self.cabinet.games.get(self.game_shown())
+        return help_pages(game)
 
     def ui_action(self, name: str) -> None:
         if name == "shutdown":
@@ -451,12 +493,12 @@ class VideoController:
         return list(getattr(self.devices.printer, "printed", []))
 
     def lamps(self) -> dict[str, str]:
-        """Each panel lamp as the panel shows it: the cabinet's lamps, plus BET and HOUSE WAY lit
-        when those buttons have a function now."""
+        """Each panel lamp as the panel shows it: the cabinet's lamps, plus BET and the auto-play
+        button lit when those buttons have a function now."""
         panel_lamps = {
             k: str(getattr(v, "value", v)) for k, v in getattr(self.devices.button_panel, "lamps", {}).items()
         }
-        view = snap.table(self.snapshot).get("view") or {}
+        view = snap.view(self.snapshot)
         state = snap.state(self.snapshot)
         live = state.startswith("game.")
         return {
@@ -464,15 +506,15 @@ class VideoController:
             "cash_out": panel_lamps.get("cash_out", "on"),
             "deal": "on" if live else panel_lamps.get("deal", "on"),
             "bet": "on" if state == "attract" else "off",
-            "house_way": "flash"
-            if live and "house_way" in view.get("decisions_allowed", ["house_way"])
-            else "off",
+            AUTO_PLAY: "flash" if live and view is not None and view.auto_decision else "off",
         }
 
     def bar_buttons(self) -> list[Button]:
         lamps = self.lamps()
+        auto = self.auto_play_label()
         buttons = [
-            Button(name, label, pygame.Rect(x, BAR_RECT.y + 22, w, 106), lamps[name])
+            Button(name, auto if name == AUTO_PLAY else label, pygame.Rect(x, BAR_RECT.y + 22, w, 106),
+                   lamps[name])
             for name, label, x, w in PANEL_BUTTONS
         ]
         if not self.kiosk:
@@ -510,7 +552,7 @@ class VideoController:
         shown (nor in the credit); then it rolls up into both over ROLLUP_S seconds."""
         s = frame.snapshot
         credit = snap.credits(s)
-        if not (snap.state(s) == "attract" and snap.table(s)):
+        if not (snap.state(s) == "attract" and snap.view(s) is not None):
             return credit, 0
         win = snap.last_win_credits(s)
         if self.scene.busy(frame):

@@ -21,7 +21,7 @@ PANEL_KEYS: dict[int, str] = {
     pygame.K_RETURN: "deal",
     pygame.K_b: "bet",
     pygame.K_c: "cash_out",
-    pygame.K_h: "house_way",
+    pygame.K_h: "auto_play",  # the game's own auto-play button (HOUSE WAY in Dragon Poker)
     pygame.K_F1: "help",
 }
 DEVICE_KEYS: dict[int, str] = {
@@ -44,10 +44,9 @@ DEVICE_KEYS: dict[int, str] = {
 KEY_HELP: tuple[tuple[str, str], ...] = (
     ("SPACE / ENTER", "Deal (start a game, confirm)"),
     ("B", "Bet: next bet level"),
-    ("H", "House way: the house's choice now (sets my hand the house way)"),
+    ("H", "The game's auto-play button (e.g. HOUSE WAY): its choice now"),
     ("C", "Cash out (prints a ticket, or hand pay)"),
-    ("1 - 4", "Designate hand A-D (player, dealer, Dragon in turn)"),
-    ("BACKSPACE", "Undo the last designation / clear the rows"),
+    ("1 - 9, BACKSPACE", "The game's own keys (see its rules page)"),
     ("F1", "This help"),
     ("F2 - F7", "Insert a bill (each enabled denomination)"),
     ("T", "Insert the last printed ticket"),

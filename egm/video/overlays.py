@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pygame
 
+from egm.games import descriptor_of
+from egm.games.base import Game
+from egm.games.descriptor import InfoPage
 from egm.video.inputs import KEY_HELP
 from egm.video.layout import BAR_RECT, CONTENT_RECT, LOGICAL_RECT, LOGICAL_SIZE
 from egm.video.theme import GOLD, GREEN, LIGHT_GREY, RED, WHITE, Kit, panel
@@ -19,38 +22,32 @@ def shade(surface: pygame.Surface, alpha: int = 150) -> None:
     surface.blit(veil, (0, 0))
 
 
-def draw_help(surface: pygame.Surface, kit: Kit) -> None:
+def help_pages(game: Game | None) -> list[InfoPage]:
+    """The keys, then the rules and pay pages of `game` generated from its pay table (its
+    descriptor's `info_pages`)."""
+    keys = InfoPage("HELP: BUTTONS AND KEYS", tuple(f"{key}\t{what}" for key, what in KEY_HELP))
+    if game is None:
+        return [keys]
+    pages = descriptor_of(game.game_id).info_pages
+    return [keys, *(pages.load()(game.paytable) if pages is not None else [])]
+
+
+def draw_help(surface: pygame.Surface, kit: Kit, page: InfoPage, index: int, count: int) -> None:
+    """One help page; a line "KEY\tWHAT" is drawn in two columns."""
     shade(surface)
     panel(surface, HELP_RECT)
-    kit.text(
-        surface,
-        "HELP: BUTTONS AND KEYS",
-        (HELP_RECT.centerx, HELP_RECT.y + 20),
-        44,
-        GOLD,
-        bold=True,
-        anchor="midtop",
-    )
-    for i, (key, what) in enumerate(KEY_HELP):
-        y = HELP_RECT.y + 86 + i * 40
-        kit.text(surface, key, (HELP_RECT.x + 50, y), 30, GOLD, bold=True)
-        kit.text(surface, what, (HELP_RECT.x + 400, y), 30, WHITE)
-    kit.text(
-        surface,
-        "Dragon Poker: designate the player, dealer and Dragon hands; set yours into front 3,",
-        (HELP_RECT.centerx, HELP_RECT.bottom - 80),
-        26,
-        LIGHT_GREY,
-        anchor="midtop",
-    )
-    kit.text(
-        surface,
-        "middle 5 and back 5 (back >= middle >= front). Touch anywhere or press F1 to close.",
-        (HELP_RECT.centerx, HELP_RECT.bottom - 44),
-        26,
-        LIGHT_GREY,
-        anchor="midtop",
-    )
+    kit.text(surface, page.title, (HELP_RECT.centerx, HELP_RECT.y + 20), 44, GOLD, bold=True, anchor="midtop")
+    for i, line in enumerate(page.lines):
+        y = HELP_RECT.y + 86 + i * 44
+        key, tab, what = line.partition("\t")
+        if tab:
+            kit.text(surface, key, (HELP_RECT.x + 50, y), 30, GOLD, bold=True)
+            kit.text(surface, what, (HELP_RECT.x + 400, y), 30, WHITE)
+        else:
+            kit.text(surface, line, (HELP_RECT.x + 50, y), kit.fit(line, HELP_RECT.width - 100, 30), WHITE)
+    more = "touch for the next page" if index + 1 < count else "touch to close"
+    kit.text(surface, f"Page {index + 1} of {count}: {more}; F1 closes.",
+             (HELP_RECT.centerx, HELP_RECT.bottom - 50), 26, LIGHT_GREY, anchor="midtop")
 
 
 def draw_ticket_overlay(surface: pygame.Surface, kit: Kit, ticket: TicketData) -> pygame.Rect:

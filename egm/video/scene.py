@@ -15,10 +15,12 @@ The video controller owns the window, the clock and the cabinet. Each frame it t
 A scene keeps only presentation state (a selected card, when an animation started). Everything that
 matters lives in the cabinet snapshot, so a power cut or a restart redraws the same picture.
 
-Game scenes: each game has one module in `egm.video.scenes` (see `egm.video.scenes.GAME_SCENES`)
-with a `Scene` subclass whose `game_id` matches the game's. The snapshot's "game" entry holds the
-round's `view()` under "view": the round in progress, or the last finished round while it stays on
-the table (the controller keeps it there until the next game or the game menu).
+Game scenes: a game's descriptor names its table scene (`GameDescriptor.scene`, a `Scene` subclass
+built with `Scene(res)`). The snapshot's "game" entry holds the round on the table: the round in
+progress, or the last finished round while it stays on the table (the controller keeps it there until
+the next game or the game menu). A scene reads it from the frame: `frame.view` (the typed
+`egm.games.base.RoundView`), `frame.table` (the game's own data, `RoundView.table`, untouched) and
+`frame.round_number` (the game number, which tells one round from the next).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from typing import Any, ClassVar
 
 import pygame
 
+from egm.games.base import RoundView
+from egm.video import snap
 from egm.video.cards import CardRenderer
 from egm.video.theme import Kit
 
@@ -46,9 +50,27 @@ class Frame:
         return str(self.snapshot.get("state", ""))
 
     @property
-    def game(self) -> Mapping[str, Any]:
-        """The view of the round on the table (empty when none): `snapshot["game"]["view"]`."""
-        return (self.snapshot.get("game") or {}).get("view") or {}
+    def view(self) -> RoundView | None:
+        """The round on the table (None when none)."""
+        return snap.view(self.snapshot)
+
+    @property
+    def table(self) -> Mapping[str, Any]:
+        """The game's own data of the round on the table (empty when none)."""
+        view = self.view
+        return view.table if view is not None else {}
+
+    @property
+    def step(self) -> str:
+        """The step of the round on the table ("" when none)."""
+        view = self.view
+        return view.step if view is not None else ""
+
+    @property
+    def round_number(self) -> int | None:
+        """The game number of the round on the table (None when none or not known)."""
+        number = snap.table(self.snapshot).get("number")
+        return int(number) if number is not None else None
 
 
 @dataclass(frozen=True)

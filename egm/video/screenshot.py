@@ -1,76 +1,45 @@
 """`egm screenshot --scene NAME --out FILE.png [--seed S]`: a scene rendered headless (SDL dummy).
 
-Each scene is reached the way a player, an attendant or a technician would reach it: the recipe
-below sends real pygame events (keys, clicks) to a freshly booted cabinet with its own wager memory
-in a temporary directory, on an injected clock. The picture is the logical 1920x1080 frame.
+Each scene is reached the way a player, an attendant or a technician would reach it: a recipe sends
+real pygame events (keys, clicks) to a freshly booted cabinet with its own wager memory in a
+temporary directory, on an injected clock. The picture is the logical 1920x1080 frame.
+
+The cabinet's own scenes are below; each installed game adds its table's recipes through its
+descriptor (`GameDescriptor.screenshots`), and every installed game has one generic recipe,
+`<game id>-played`: one game played by its auto-play decisions, its result on the table.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from egm.video.scenes.dragon_poker import DESIGNATE_CARD_W, POOL_CARD_W, POOL_STEP, POOL_X, POOL_Y
-from egm.video.scenes.poker_grid import SCREENSHOT_RECIPES as POKER_GRID_RECIPES
+from egm.events import PlayerDecision, SelectGame
+from egm.games import descriptors
 from egm.video.session import Session
 
 HUNDRED_DOLLAR_KEY = "f7"  # the sixth bill denomination in config/cabinet.toml ($100)
-
-
-def hand_centre(index: int) -> tuple[int, int]:
-    """The middle of face-down hand A..D (0..3) on the designation table."""
-    from egm.video.scenes.dragon_poker import DESIGNATE_STEP, DESIGNATE_X, DESIGNATE_Y
-
-    return DESIGNATE_X + DESIGNATE_STEP * 6 + DESIGNATE_CARD_W // 2, DESIGNATE_Y[index] + 64
-
-
-def pool_card_centre(index: int) -> tuple[int, int]:
-    """The middle of the player's card `index` (0..12) in the hand row of the setting table."""
-    return POOL_X + index * POOL_STEP + POOL_CARD_W // 2, POOL_Y + 70
+Recipe = Callable[[Session], None]
 
 
 def credit(s: Session) -> None:
     s.key(HUNDRED_DOLLAR_KEY)
 
 
-def designate(s: Session) -> None:
+def play_one(s: Session, game_id: str | None = None) -> None:
+    """Credit, start `game_id` (default: the first installed) with DEAL, and play it to the end by its
+    reference decisions, sent through the display as its buttons would; then let the reveal finish."""
     credit(s)
+    if game_id is not None:
+        s.video.send(SelectGame(game_id))
     s.key("space")  # DEAL
-
-
-def set_step(s: Session) -> None:
-    designate(s)
-    for label in ("1", "2", "3"):  # player A, dealer B, Dragon C
-        s.key(label)
-    s.key("return")
-
-
-def reveal(s: Session) -> None:
-    set_step(s)
-    s.key("h")  # HOUSE WAY sets the player's hand and the round is settled
-    s.wait(2.0)
-
-
-def settled(s: Session) -> None:
-    reveal(s)
-    s.wait(6.0)
-
-
-def jackpot(s: Session) -> None:
-    """Hands played the house way until the player takes the Dragon jackpot (at most 40)."""
-    settled(s)
-    for _ in range(40):
-        view = s.video.frame.game
-        if view.get("money", {}).get("jackpot_credits"):
-            return
-        if s.cabinet.credits_cents < 1000:
-            credit(s)
-        for key in ("space", "1", "2", "3", "return", "h"):
-            s.key(key)
-        s.wait(6.0)
+    while s.cabinet.round is not None and s.state.startswith("game."):
+        s.video.send(PlayerDecision(s.cabinet.round.reference_decision()))
+        s.wait(0.1)
+    s.wait(8.0)
 
 
 def operator(s: Session) -> None:
-    settled(s)
+    play_one(s)
     s.key("f10")  # operator key on
 
 
@@ -90,14 +59,9 @@ def ticket(s: Session) -> None:
     s.key("c")
 
 
-RECIPES: dict[str, Callable[[Session], None]] = {
+CABINET_RECIPES: dict[str, Recipe] = {
     "attract": lambda s: None,
     "game-select": credit,
-    "dragon-designate": lambda s: (designate(s), s.click(*hand_centre(0)), s.click(*hand_centre(2))),
-    "dragon-set": lambda s: (set_step(s), *[s.click(*pool_card_centre(i)) for i in (0, 4, 8)]),
-    "dragon-reveal": reveal,
-    "dragon-settled": settled,
-    "dragon-jackpot": jackpot,
     "ticket": ticket,
     "hand-pay": hand_pay,
     "operator": operator,
@@ -105,5 +69,14 @@ RECIPES: dict[str, Callable[[Session], None]] = {
     "tilt": lambda s: s.key("f8"),  # open the main door
     "help": lambda s: s.key("f1"),
     "devices": lambda s: s.key("tab"),
-    **POKER_GRID_RECIPES,
 }
+
+
+def recipes() -> dict[str, Recipe]:
+    """Every screenshot recipe: the cabinet's, then each installed game's."""
+    found: dict[str, Recipe] = dict(CABINET_RECIPES)
+    for game_id, game in descriptors().items():
+        found[f"{game_id}-played"] = lambda s, g=game_id: play_one(s, g)
+        if game.screenshots is not None:
+            found.update(game.screenshots.load())
+    return found

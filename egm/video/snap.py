@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from egm.games.base import RoundView
+
 Snapshot = Mapping[str, Any]
 
 
@@ -27,8 +29,14 @@ def credits(s: Snapshot) -> int:
 
 
 def table(s: Snapshot) -> Mapping[str, Any]:
-    """The round on the table: {"game_id", "step", "view"} (empty when none)."""
+    """The round on the table: {"game_id", "step", "view" (a RoundView), "number"} (empty when none)."""
     return s.get("game") or {}
+
+
+def view(s: Snapshot) -> RoundView | None:
+    """The typed view of the round on the table, or None."""
+    found = table(s).get("view")
+    return found if isinstance(found, RoundView) else None
 
 
 def game_id(s: Snapshot) -> str:

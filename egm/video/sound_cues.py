@@ -23,6 +23,6 @@ def cues(before: snap.Snapshot, after: snap.Snapshot) -> list[str]:
         out.append("deal")
     outcome = after.get("last_outcome") or {}
     if outcome and outcome != before.get("last_outcome") and outcome.get("win_cents", 0) > 0:
-        ledger = (snap.table(after).get("view") or {}).get("ledger") or {}
-        out.append("jackpot" if ledger.get("jackpot_won_by") == "P" and ledger.get("jackpot_won") else "win")
+        view = snap.view(after)
+        out.append("jackpot" if view is not None and view.pool_won else "win")
     return out

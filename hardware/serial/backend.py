@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from egm.clock import Clock
-from egm.config import ConfigError, DeviceConfig
+from hardware.core.clock import Clock
+from hardware.core.config import ConfigError, DeviceConfig
 from hardware.serial.escpos_printer import EscPosTicketPrinter, PortEscpos
 from hardware.serial.id003_driver import Id003BillAcceptor
 from hardware.serial.panel_driver import SerialButtonPanel

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from egm.clock import Clock
+from hardware.core.clock import Clock
 from hardware.interfaces import (
     BillEscrowed,
     BillRejected,

@@ -18,7 +18,7 @@ from typing import Generic, Protocol, TypeVar
 
 import serial
 
-from egm.clock import Clock
+from hardware.core.clock import Clock
 from hardware.interfaces import DeviceFault, DeviceFaultCleared
 from hardware.serial.ports import LineSettings, Port, PortFactory, open_serial_port
 

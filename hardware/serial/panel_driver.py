@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 
-from egm.clock import Clock
+from hardware.core.clock import Clock
 from hardware.interfaces import ButtonChanged, Door, DoorChanged, Key, KeyTurned, LampState
 from hardware.serial import panel_protocol as pp
 from hardware.serial.link import Interval, SerialLink

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from egm.clock import Clock
-from egm.config import ConfigError, DeviceConfig
+from hardware.core.clock import Clock
+from hardware.core.config import ConfigError, DeviceConfig
 from hardware.interfaces import Door, Key, TicketData
 from hardware.serial.backend import build_serial_device, protocol_of
 from hardware.serial.ports import PortFactory

@@ -20,9 +20,7 @@ Playing one hand (tests/test_dragon_game.py does this with a freshly signed ROM)
 
     game = DragonPoker(load_default_paytable())
     round_ = game.new_round(game.default_wager(25), Rng.from_seed(5), {"dragon_jackpot": 0})
-    while not round_.finished:
-        round_.decide(round_.reference_decision())
-    round_.outcome()  # win_credits, pools_cents, result_code ("P2", "H3", "D2", "S"...), summary
+    outcome = play_reference(round_)  # win_credits, pools_cents, result_code ("P2", "D2"...), summary
 """
 
 from __future__ import annotations
@@ -32,14 +30,16 @@ from typing import Any
 
 from egm.cards import Card
 from egm.config import PROJECT_ROOT
-from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, Wager
+from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, RoundView, Wager
 from egm.games.dragon_poker.deal import HAND_LABELS, Deal, deal
 from egm.games.dragon_poker.hand import REVEAL_ORDER, HandResult, play_hand
 from egm.games.dragon_poker.house_way import HOUSE_WAY_VERSION, set_house_way
 from egm.games.dragon_poker.pair_bonus import pair_bonus_hand, pair_bonus_win
 from egm.games.dragon_poker.payout import POOL, Payout, cabinet_payout, starting_pool_cents
-from egm.games.dragon_poker.paytable import DragonPokerRules
+from egm.games.dragon_poker.paytable import PAIR_BONUS, DragonPokerRules
 from egm.games.dragon_poker.setting import SetHand, choose_setting
+from egm.games.record import open_record, seal
+from egm.games.scoreboard import SCOREBOARD_SIZE, scoreboard_after
 from egm.rng import Rng
 from egm.rom import PayTable, load_paytable
 
@@ -47,23 +47,13 @@ DEFAULT_PAYTABLE = PROJECT_ROOT / "paytables" / "dragon-poker.toml"
 RECORD_FORMAT = 1
 ROLES = ("player", "dealer", "dragon")
 REFERENCE_DESIGNATION = {"player": "A", "dealer": "B", "dragon": "C"}
-SCOREBOARD_SIZE = 10
-PAIR_BONUS = "pair_bonus"
+SIDE_TITLES = {"P": "PLAYER", "H": "DEALER", "D": "DRAGON"}
 DECISIONS_BY_STEP = {"designate": ("designate",), "set": ("set", "house_way"), "complete": ()}
 
 
 def load_default_paytable() -> PayTable:
     """The default Dragon Poker pay table, through the pay-table ROM (signed and schema-checked)."""
     return load_paytable(DEFAULT_PAYTABLE)
-
-
-def scoreboard_after(previous: Sequence[str], result_code: str) -> list[str]:
-    """The last 10 results, newest first (as the cabinet keeps them), after adding this hand's.
-
-    >>> scoreboard_after(["P2"] * 10, "D3")[:2], len(scoreboard_after(["P2"] * 10, "D3"))
-    (['D3', 'P2'], 10)
-    """
-    return [result_code, *previous][:SCOREBOARD_SIZE]
 
 
 class DragonPokerRound(Round):
@@ -166,19 +156,35 @@ class DragonPokerRound(Round):
 
     # --- record and display --------------------------------------------------------------------
     def to_record(self) -> dict[str, Any]:
-        return {
-            "game_id": DragonPoker.game_id,
-            "format": RECORD_FORMAT,
-            "wager": {"bet_credits": self.wager.bet_credits, "stake_credits": self.wager.stake_credits,
-                      "denom_cents": self.wager.denom_cents, "side_bets": dict(self.wager.side_bets)},
+        return seal(DragonPoker.game_id, RECORD_FORMAT, self.wager, {
             "deck": self.dealt.to_indices(),
             "pool_before_cents": self.pool_before_cents,
             "scoreboard_before": list(self.scoreboard_before),
             "decisions": [d.to_record() for d in self.decisions],
-        }
+        })
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> RoundView:
         """What the display may show: face-down hands stay hidden until their reveal."""
+        table = self._table()
+        complete = self.payout is not None and self.result is not None
+        won = self.payout.jackpot_credits * self.wager.denom_cents if self.payout else 0
+        return RoundView(
+            game_id=DragonPoker.game_id,
+            step=self.step,
+            bet_credits=self.wager.bet_credits,
+            stake_credits=self.wager.stake_credits,
+            decision_awaited=not complete,
+            auto_decision=self.step == "set",  # HOUSE WAY sets the player's hand
+            win_credits=self.payout.win_credits if self.payout else None,
+            pools_cents={POOL: table["jackpot_cents"]},
+            pools_won_cents={POOL: won} if won else {},
+            result_text=result_text(self.result.ledger.winner, self.result.ledger.rows_won)
+            if self.result else "",
+            table=table,
+        )
+
+    def _table(self) -> dict[str, Any]:
+        """The table scene's own data (egm/games/dragon_poker/view.py reads it)."""
         step = self.step
         roles = {label: role for role, label in (self.designation or {}).items()}
         face_up = {"designate": set(), "set": {"player"}, "complete": {*ROLES, "discard"}}[step]
@@ -189,14 +195,11 @@ class DragonPokerRound(Round):
             hands[label] = {"role": role, "face_up": shown,
                             "cards": [str(c) for c in cards] if shown else None}
         view: dict[str, Any] = {
-            "game_id": DragonPoker.game_id,
             "step": step,
             "decisions_allowed": list(DECISIONS_BY_STEP[step]),
             "hands": hands,
             "bonus_cards": [str(c) for c in self.dealt.bonus_cards],
             "pair_bonus": self._pair_bonus_view(),
-            "bet_credits": self.wager.bet_credits,
-            "stake_credits": self.wager.stake_credits,
             "jackpot_cents": self.pool_before_cents,
             "scoreboard": list(self.scoreboard_before),
         }
@@ -209,6 +212,17 @@ class DragonPokerRound(Round):
                 "scoreboard": scoreboard_after(self.scoreboard_before, self.result.ledger.result_code),
             }
         return view
+
+
+def result_text(winner: str, rows_won: int) -> str:
+    """The result line, e.g. "PLAYER WINS 2 ROWS" or "SPLIT: PLAYER PAYS ONE UNIT".
+
+    >>> result_text("D", 3)
+    'DRAGON WINS 3 ROWS'
+    """
+    if winner == "split":
+        return "SPLIT: PLAYER PAYS ONE UNIT"
+    return f"{SIDE_TITLES.get(winner, winner)} WINS {rows_won} ROWS"
 
 
 def _designation(args: Mapping[str, Any]) -> dict[str, str]:
@@ -251,27 +265,7 @@ class DragonPoker(Game):
         """The wager for a bet of B credits per point: S x B credits, plus any pair-bonus bet."""
         side_bets = {PAIR_BONUS: pair_bonus_credits} if pair_bonus_credits else {}
         return Wager(bet_credits=bet_credits, denom_cents=denom_cents, side_bets=side_bets,
-                     stake_credits=self.rules.stake_points * bet_credits + pair_bonus_credits)
-
-    def check_wager(self, wager: Wager) -> None:
-        """Refuse (ValueError) a wager this pay table does not offer, naming the rule broken."""
-        header = self.paytable.header
-        if wager.denom_cents not in header.denominations_cents:
-            raise ValueError(f"denomination {wager.denom_cents} cents is not offered; "
-                             f"use one of {header.denominations_cents}")
-        if wager.bet_credits not in header.bets_credits:
-            raise ValueError(f"a bet of {wager.bet_credits} credits per point is not offered; "
-                             f"use one of {header.bets_credits}")
-        unknown = set(wager.side_bets) - {PAIR_BONUS}
-        if unknown:
-            raise ValueError(f"side bets {sorted(unknown)} are not offered; "
-                             f"the only side bet is '{PAIR_BONUS}'")
-        side = wager.side_bets.get(PAIR_BONUS, 0)
-        if not 0 <= side <= self.rules.pair_bonus.max_bet_credits:
-            raise ValueError(f"the pair bonus takes 0 to {self.rules.pair_bonus.max_bet_credits} credits")
-        if wager.stake_credits != self.wager(wager.bet_credits, wager.denom_cents, side).stake_credits:
-            raise ValueError(f"the stake must be {self.rules.stake_points} points x the bet plus the side "
-                             "bets")
+                     stake_credits=self.wager_offer().stake_credits(bet_credits, side_bets))
 
     def new_round(self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int],
                   scoreboard: Sequence[str] = ()) -> DragonPokerRound:
@@ -282,14 +276,11 @@ class DragonPoker(Game):
         return DragonPokerRound(self.rules, wager, deal(rng), pool, scoreboard)
 
     def restore(self, record: Mapping[str, Any]) -> DragonPokerRound:
-        if record.get("game_id") != self.game_id or record.get("format") != RECORD_FORMAT:
-            raise ValueError(f"not a {self.game_id} record of format {RECORD_FORMAT}")
-        w = record["wager"]
-        wager = Wager(bet_credits=w["bet_credits"], stake_credits=w["stake_credits"],
-                      denom_cents=w["denom_cents"], side_bets=dict(w["side_bets"]))
-        round_ = DragonPokerRound(self.rules, wager, Deal.from_indices(record["deck"]),
-                                  record["pool_before_cents"], record["scoreboard_before"])
-        for decision in record["decisions"]:
+        opened = open_record(record, self.game_id, RECORD_FORMAT)
+        body = opened.body
+        round_ = DragonPokerRound(self.rules, opened.wager, Deal.from_indices(body["deck"]),
+                                  body["pool_before_cents"], body["scoreboard_before"])
+        for decision in body["decisions"]:
             try:
                 round_.decide(Decision.from_record(decision))
             except DecisionRefused as exc:

@@ -31,8 +31,8 @@ It tries a short, fixed list of SEEDS, sets the hand around each, and plays the 
 
 The setting depends only on the set of 13 cards (seeds by rank and suit, `best_hand`'s canonical
 choice of cards). tools/house_way_tables.py generates the tables (this house way against itself).
-egm.lab.dragon_house_way is the compiled twin the lab uses; tests/test_lab_house_way.py proves them
-identical.
+egm.games.dragon_poker.lab.kernel_house_way is the compiled twin the lab uses; tests/test_lab_house_way.py
+proves them identical.
 
 >>> from egm.cards import parse_cards
 >>> setting = set_house_way(parse_cards("As Ah Ad Kc Kd Qs Qh 9c 8d 7h 5s 4c 2d"))

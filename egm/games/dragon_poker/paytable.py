@@ -33,6 +33,8 @@ ROW_CATEGORIES: dict[str, tuple[Category, ...]] = {
     "back": tuple(Category),
 }
 
+PAIR_BONUS = "pair_bonus"  # the side bet's name in a wager and in the pay table
+
 # The two-card hands of the pair bonus, best first (a hand is named by the first that fits).
 PAIR_BONUS_HANDS = ("two_jokers", "natural_aces", "natural_pair", "joker_pair")
 
@@ -130,4 +132,13 @@ class DragonPokerRules(Strict):
     win_points: WinPoints
     bonus_points: BonusPoints
     pair_bonus: PairBonus
+
+    @property
+    def stake_bets(self) -> int:
+        """The stake is S bets of B credits (the wager offer, `egm.games.base.WagerOffer`)."""
+        return self.stake_points
+
+    @property
+    def side_bet_limits(self) -> dict[str, int]:
+        return {PAIR_BONUS: self.pair_bonus.max_bet_credits}
 

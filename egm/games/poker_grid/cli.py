@@ -1,10 +1,7 @@
-"""`egm poker-grid replay`: one full game with every seat on the machine strategy, as JSON or text;
-`egm poker-grid simulate`: the RTP of the customer's seat under one lab strategy (e.g. the random
-lower bound, which `egm certify` does not run).
-
-The JSON is the outside check's contract: `board` (rows, cols, starters [[row, col, card]],
-wild_spaces [[row, col]]), `moves` in order (seat, card, row, col, line, cells, category, points),
-`scores` per seat, `result` (the customer's, seat 0: "win", "tie" or "loss") and `win_cents`.
+"""`egm poker-grid replay`: one full game with every seat on the machine strategy, as JSON or text
+(kept as an alias of `egm replay --game poker-grid`: outside checks use it; the replay itself is
+`egm.games.poker_grid.replay`); `egm poker-grid simulate`: the RTP of the customer's seat under one lab
+strategy (e.g. the random lower bound, which `egm certify` does not run).
 """
 
 from __future__ import annotations
@@ -40,42 +37,8 @@ def register(subparsers: Any) -> None:
     simulate.set_defaults(handler=run_simulate)
 
 
-def replay_game(paytable: Any, seed: int, opponents: int | None = None, denom_cents: int | None = None
-                ) -> dict[str, Any]:
-    """Play one game from `seed` with the machine strategy on every seat; the contract's JSON object."""
-    from egm.cards import Card
-    from egm.games.poker_grid.game import CUSTOMER, PokerGrid, move_json
-    from egm.rng import Rng
-
-    game = PokerGrid(paytable)
-    wager = game.default_wager(denom_cents or paytable.header.denominations_cents[0])
-    round_ = game.new_round(wager, Rng.from_seed(seed), {}, opponents=opponents)
-    while not round_.finished:
-        round_.decide(round_.reference_decision())
-    layout, table = game.layout, round_.table
-    outcome = round_.outcome()
-    return {
-        "game": game.game_id,
-        "paytable": paytable.id,
-        "seed": seed,
-        "board": {
-            "rows": layout.rows,
-            "cols": layout.cols,
-            "starters": [[*layout.row_col(s), str(Card(table.position[s]))] for s in layout.starter_squares],
-            "wild_spaces": [list(layout.row_col(s)) for s in layout.wild_squares],
-        },
-        "moves": [move_json(layout, move) for move in table.moves],
-        "scores": list(table.scores),
-        "customer_seat": CUSTOMER,
-        "result": round_.result,
-        "margin": round_.margin,
-        "awards": list(outcome.summary["awards"]),
-        "win_credits": outcome.win_credits,
-        "win_cents": outcome.win_credits * wager.denom_cents,
-    }
-
-
 def run_replay(args: argparse.Namespace) -> int:
+    from egm.games.poker_grid.replay import replay_game
     from egm.rom import load_paytable
     from egm.rom.signing import RomError
 

@@ -1,7 +1,8 @@
 """Poker Grid on the cabinet: the `Game` plug-in.
 
 The stake (`stake_units` units of the bet) buys one game against machine opponents (the pay
-table's default count, or any count up to its maximum). The customer (seat 0) places a card with
+table's default count, or any count up to its maximum); a wager the pay table does not offer is refused
+(`Game.refuse_wager`). The customer (seat 0) places a card with
 `Decision("place", {"card": "As", "row": r, "col": c})`; the machine opponents' turns follow at once,
 by the pay table's machine strategy, so the turn is the customer's again whenever the round waits
 for a decision. When every card is played the result pays by margin, plus an award for each premium
@@ -9,13 +10,15 @@ hand the customer made (see `paytable`).
 
 >>> from types import SimpleNamespace
 >>> from egm.games.poker_grid.paytable import EXAMPLE, PokerGridRules
->>> header = SimpleNamespace(strategy="grid-opponent/1", default_bet_credits=1)
+>>> header = SimpleNamespace(
+...     strategy="grid-opponent/1", denominations_cents=[1], bets_credits=[1], default_bet_credits=1
+... )
 >>> game = PokerGrid(SimpleNamespace(header=header, rules=PokerGridRules.model_validate(EXAMPLE)))
 >>> round_ = game.new_round(game.default_wager(1), Rng.from_seed(7), {})
->>> round_.step, len(round_.view()["hand"])
+>>> round_.step, len(round_.view().table["hand"])
 ('play', 5)
->>> while not round_.finished:
-...     round_.decide(round_.reference_decision())
+>>> from egm.games.base import play_reference
+>>> outcome = play_reference(round_)
 >>> game.restore(round_.to_record()).view() == round_.view(), len(round_.to_record()["moves"])
 (True, 52)
 """
@@ -26,14 +29,17 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from egm.cards import DECK_SIZE, JOKER_TEXT, Card
-from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, Wager
+from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, RoundView, Wager
 from egm.games.poker_grid.board import EMPTY, WILD, Layout
 from egm.games.poker_grid.paytable import PokerGridRules
 from egm.games.poker_grid.strategy import MACHINE_STRATEGIES, Strategy
 from egm.games.poker_grid.table import IllegalPlacement, Move, Table
+from egm.games.record import open_record, seal
 from egm.rng import Rng
 
 CUSTOMER = 0
+RECORD_FORMAT = 1
+RESULT_TITLES = {"win": "YOU WIN BY", "tie": "A TIE", "loss": "YOU LOSE BY"}
 
 
 def move_json(layout: Layout, move: Move) -> dict[str, Any]:
@@ -70,13 +76,15 @@ class PokerGrid(Game):
 
     def default_wager(self, denom_cents: int) -> Wager:
         bet = self.paytable.header.default_bet_credits
-        return Wager(bet_credits=bet, stake_credits=bet * self.rules.stake_units, denom_cents=denom_cents)
+        stake = self.wager_offer().stake_credits(bet, {})
+        return Wager(bet_credits=bet, stake_credits=stake, denom_cents=denom_cents)
 
     def new_round(
         self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int], opponents: int | None = None
     ) -> PokerGridRound:
         """Shuffle the deck (the round's only randomness) and deal. `opponents` defaults to the pay
         table's `opponents_default` and may be 1 .. `opponents_max`."""
+        self.check_wager(wager)
         opponents = self.rules.opponents_default if opponents is None else opponents
         if not 1 <= opponents <= self.rules.opponents_max:
             raise ValueError(
@@ -87,8 +95,9 @@ class PokerGrid(Game):
         return PokerGridRound(self, wager, Table(self.layout, self.rules.hand_size, 1 + opponents, deck))
 
     def restore(self, record: Mapping[str, Any]) -> PokerGridRound:
-        wager = Wager(**record["wager"])
-        return PokerGridRound(self, wager, Table.from_record(self.layout, self.rules.hand_size, record))
+        opened = open_record(record, self.game_id, RECORD_FORMAT)
+        table = Table.from_record(self.layout, self.rules.hand_size, opened.body)
+        return PokerGridRound(self, opened.wager, table)
 
 
 class PokerGridRound(Round):
@@ -183,14 +192,27 @@ class PokerGridRound(Round):
         )
 
     def to_record(self) -> dict[str, Any]:
-        wager = {
-            "bet_credits": self.wager.bet_credits,
-            "stake_credits": self.wager.stake_credits,
-            "denom_cents": self.wager.denom_cents,
-        }
-        return {"wager": wager, **self.table.to_record()}
+        return seal(self.game.game_id, RECORD_FORMAT, self.wager, self.table.to_record())
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> RoundView:
+        table = self._table()
+        text = ""
+        if self.finished:
+            text = RESULT_TITLES[self.result] + (f" {abs(self.margin)}" if self.margin else "")
+        return RoundView(
+            game_id=self.game.game_id,
+            step=self.step,
+            bet_credits=self.wager.bet_credits,
+            stake_credits=self.wager.stake_credits,
+            decision_awaited=not self.finished,
+            auto_decision=not self.finished,
+            win_credits=self.outcome().win_credits if self.finished else None,
+            result_text=text,
+            table=table,
+        )
+
+    def _table(self) -> dict[str, Any]:
+        """The table scene's own data (egm/games/poker_grid/scene.py reads it)."""
         layout = self.game.layout
         table = self.table
 
@@ -199,7 +221,6 @@ class PokerGridRound(Round):
 
         last = [move_json(layout, move) for move in table.moves[self._last_customer_move() :]]
         return {
-            "game": self.game.game_id,
             "step": self.step,
             "rows": layout.rows,
             "cols": layout.cols,

@@ -1,4 +1,5 @@
-"""The attract screen: shown while the cabinet is idle with no credits, inviting a bill or ticket."""
+"""The attract screen: shown while the cabinet is idle with no credits, inviting a bill or ticket.
+It shows each installed game in turn: its title and its own attract art (its descriptor's)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,13 @@ import math
 
 import pygame
 
+from egm.games import UnknownGame, descriptor_of
 from egm.video import snap
 from egm.video.scene import Frame, Scene
-from egm.video.theme import GOLD, LIGHT_GREY, WHITE, money
+from egm.video.theme import GOLD, LIGHT_GREY, WHITE
 
-FAN = ("As", "Kh", "JK", "Qd", "Js")
+GAME_S = 8.0  # seconds each game is shown
+ART_RECT = pygame.Rect(160, 230, 1600, 520)
 
 
 class AttractScene(Scene):
@@ -19,21 +22,26 @@ class AttractScene(Scene):
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
         return []  # nothing to play for until credit is on the meter
 
+    def game_shown(self, frame: Frame) -> str:
+        games = snap.games(frame.snapshot)
+        return games[int(frame.now / GAME_S) % len(games)] if games else ""
+
     def draw(self, surface: pygame.Surface, frame: Frame) -> None:
-        kit, cards = self.res.kit, self.res.cards
+        kit = self.res.kit
         t = frame.now
         for i in range(14):  # slow rays behind the title
             ang = t * 0.15 + i * math.pi / 7
             end = (960 + 1400 * math.cos(ang), 420 + 1400 * math.sin(ang))
             pygame.draw.line(surface, (30, 20, 46), (960, 420), end, 60)
-        for i, card in enumerate(FAN):
-            lift = 20 * math.sin(t * 2 + i)
-            img = pygame.transform.rotate(cards.image(card, 170), 24 - i * 12)
-            surface.blit(img, img.get_rect(center=(960 + (i - 2) * 150, 420 + abs(i - 2) * 30 - lift)))
-        kit.text(surface, "DRAGON POKER", (960, 90), 120, GOLD, bold=True, anchor="midtop")
-        kit.text(surface, "with the running DRAGON JACKPOT", (960, 230), 40, WHITE, anchor="midtop")
-        jackpot = int(snap.pools_cents(frame.snapshot).get("dragon_jackpot", 0))
-        kit.text(surface, f"JACKPOT {money(jackpot)}", (960, 650), 72, GOLD, bold=True, anchor="midtop")
+        gid = self.game_shown(frame)
+        try:
+            found = descriptor_of(gid)
+        except UnknownGame:
+            found = None
+        title = found.title.upper() if found else str(frame.snapshot.get("site_name") or "").upper()
+        kit.text(surface, title, (960, 90), kit.fit(title, 1800, 120, True), GOLD, bold=True, anchor="midtop")
+        if found is not None and found.attract is not None:
+            found.attract.load()(surface, self.res, ART_RECT, frame)
         if int(t * 2) % 2 == 0:
             kit.text(
                 surface,

@@ -6,14 +6,13 @@ from __future__ import annotations
 import pygame
 
 from egm.events import SelectGame
+from egm.games import UnknownGame, descriptor_of
 from egm.video import snap
 from egm.video.layout import grid
 from egm.video.scene import Frame, Scene, UiAction
-from egm.video.theme import BLUE, DRAGON_RED, GOLD, LIGHT_GREY, WHITE, panel
+from egm.video.theme import GOLD, LIGHT_GREY, WHITE, panel
 from egm.video.widgets import Button, draw_all, hit
 
-TITLES = {"dragon-poker": "DRAGON POKER", "poker-grid": "POKER GRID"}
-TILE_COLOURS = {"dragon-poker": DRAGON_RED, "poker-grid": BLUE}
 TILES_RECT = pygame.Rect(160, 200, 1600, 560)
 
 
@@ -53,13 +52,12 @@ class GameSelectScene(Scene):
         kit.text(surface, "CHOOSE A GAME", (960, 70), 80, GOLD, bold=True, anchor="midtop")
         selected = snap.selected_game(frame.snapshot)
         for gid, rect in self.tiles(frame).items():
-            panel(
-                surface,
-                rect,
-                fill=TILE_COLOURS.get(gid, (60, 60, 90)),
-                edge=GOLD if gid == selected else WHITE,
-            )
-            title = TITLES.get(gid, gid.upper())
+            try:
+                found = descriptor_of(gid)
+            except UnknownGame:
+                continue  # a game the cabinet runs is installed; nothing else is offered
+            panel(surface, rect, fill=found.colour, edge=GOLD if gid == selected else WHITE)
+            title = found.title.upper()
             kit.text(
                 surface,
                 title,
@@ -69,10 +67,8 @@ class GameSelectScene(Scene):
                 bold=True,
                 anchor="midtop",
             )
-            for i, card in enumerate(("As", None, "JK") if gid == "dragon-poker" else ("Th", "Jh", "Qh")):
-                self.res.cards.blit(
-                    surface, card, pygame.Rect(rect.centerx - 190 + i * 130, rect.y + 150, 120, 168)
-                )
+            if found.tile is not None:
+                found.tile.load()(surface, self.res, rect, frame)
         draw_all(surface, kit, self.buttons(frame), frame.now)
         kit.text(
             surface,

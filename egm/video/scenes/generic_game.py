@@ -1,12 +1,11 @@
-"""The table for a game that has no scene of its own yet: its title, step and view, and the
-house-way/reference decision from the panel (HOUSE WAY), so the game remains playable."""
+"""The table for a game that has no scene of its own: its title, step, stake and result from the
+typed round view, and the auto-play button (the panel's, with the game's label) to play it."""
 
 from __future__ import annotations
 
-import json
-
 import pygame
 
+from egm.games import UnknownGame, descriptor_of
 from egm.video.scene import Frame, Scene
 from egm.video.theme import GOLD, LIGHT_GREY, WHITE, panel
 
@@ -18,13 +17,24 @@ class GenericGameScene(Scene):
         return []
 
     def draw(self, surface: pygame.Surface, frame: Frame) -> None:
-        kit = self.res.kit
-        view = frame.game
-        title = str(view.get("title") or view.get("game_id") or frame.snapshot.get("game_id", "GAME")).upper()
+        kit, view = self.res.kit, frame.view
+        if view is None:
+            return
+        try:
+            found = descriptor_of(view.game_id)
+            title, auto = found.title.upper(), found.auto_play_label.replace("\n", " ")
+        except UnknownGame:
+            title, auto = view.game_id.upper(), "AUTO PLAY"
         kit.text(surface, title, (960, 40), 72, GOLD, bold=True, anchor="midtop")
-        kit.text(surface, f"STEP: {view.get('step', '')}", (960, 140), 40, WHITE, anchor="midtop")
-        box = pygame.Rect(160, 220, 1600, 660)
+        box = pygame.Rect(360, 220, 1200, 560)
         panel(surface, box)
-        text = json.dumps(view, default=str)
-        for i in range(0, min(len(text), 110 * 16), 110):
-            kit.text(surface, text[i : i + 110], (box.x + 20, box.y + 20 + (i // 110) * 38), 24, LIGHT_GREY)
+        lines = [f"STEP: {view.step.upper()}", f"STAKE: {view.stake_credits} CREDITS"]
+        if view.decision_awaited:
+            lines.append(f"Press {auto} to play." if view.auto_decision else "Your decision.")
+        if view.win_credits is not None:
+            lines += [view.result_text, f"PAYS {view.win_credits} CREDITS"]
+        for i, line in enumerate(lines):
+            kit.text(surface, line, (box.centerx, box.y + 60 + i * 90), 56, WHITE if i else GOLD,
+                     bold=True, anchor="midtop")
+        kit.text(surface, f"Game {frame.round_number or ''}", (box.centerx, box.bottom - 50), 28, LIGHT_GREY,
+                 anchor="midtop")

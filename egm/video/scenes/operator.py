@@ -145,9 +145,8 @@ class OperatorScene(Scene):
             table = self.tables.get(gid) or self.tables.setdefault(gid, game_scene(self.res, gid))
             picture = pygame.Surface(CONTENT_RECT.size)
             picture.fill(CABINET)
-            recall_frame = Frame(
-                {"state": "audit", "game": {"game_id": gid, "view": record.get("view") or {}}}, now
-            )
+            shown = {"game_id": gid, "view": record.get("view"), "number": record.get("number")}
+            recall_frame = Frame({"state": "audit", "game": shown}, now)
             table.enter(recall_frame)
             table.draw(picture, recall_frame)
             self.picture = (key, pygame.transform.smoothscale(picture, RECALL_RECT.size))

@@ -11,13 +11,13 @@ proves the two give bit-identical games on the same seeds:
 3. Deal: hands A..D = deck[0:13], [13:26], [26:39], [39:52]; designation A = player, B = dealer,
    C = Dragon (the reference designation); the bonus cards do not touch the main game.
 4. The house way (egm.games.dragon_poker.house_way) through its compiled twin
-   egm.lab.dragon_house_way, on egm.lab.fast_eval (bit-identical to egm.poker.best_hand, canonical
-   cards included) for the player (the reference strategy), the dealer and the Dragon.
+   egm.games.dragon_poker.lab.kernel_house_way, on egm.lab.fast_eval (bit-identical to egm.poker.best_hand,
+   canonical cards included) for the player (the reference strategy), the dealer and the Dragon.
 5. Rows, bonuses and the settlement of egm.games.dragon_poker.settlement, in points; the jackpot pool
    (points) is carried from game to game, starting at the pay table's seed.
 
 The best-available strategy (`best_available=True`) sets the player's hand by a search instead of
-step 4; see egm.lab.dragon_poker.STRATEGY_METHODS. Its sampling uses splitmix64 seeded per game from
+step 4; see egm.games.dragon_poker.lab.STRATEGY_METHODS. Its sampling uses splitmix64 seeded per game from
 a seed derived from the chunk seed, never the deal's stream.
 """
 
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from egm.games.dragon_poker.lab.kernel_house_way import house_way
 from egm.games.dragon_poker.paytable import ROW_CATEGORIES, ROWS, DragonPokerRules
-from egm.lab.dragon_house_way import house_way
 from egm.lab.fast_eval import CARD_BITS, best3_mask, best5_mask
 from egm.lab.jit import njit
 from egm.poker import Category

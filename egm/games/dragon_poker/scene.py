@@ -10,17 +10,17 @@ play during the reveal is refused (`busy`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import pygame
 
 from egm.events import PlayerDecision
 from egm.games.base import Decision
+from egm.games.dragon_poker import view as dv
 from egm.games.dragon_poker.hand import REVEAL_ORDER
+from egm.video.drag import Drag
 from egm.video.layout import CONTENT_RECT
 from egm.video.scene import Frame, Resources, Scene, UiAction
-from egm.video.scenes import dragon_view as dv
 from egm.video.theme import (
     BLUE,
     CABINET,
@@ -100,17 +100,6 @@ POOL_RECT = pygame.Rect(
 )
 
 
-@dataclass
-class Drag:
-    index: int  # position in the player's 13 cards
-    start: tuple[int, int]
-    pos: tuple[int, int]
-
-    @property
-    def moved(self) -> bool:
-        return abs(self.pos[0] - self.start[0]) + abs(self.pos[1] - self.start[1]) > 12
-
-
 class DragonPokerScene(Scene):
     name = "dragon-poker"
     game_id = "dragon-poker"
@@ -133,8 +122,8 @@ class DragonPokerScene(Scene):
 
     def _sync(self, frame: Frame, entering: bool = False) -> None:
         """Reset presentation state when a new round or step arrives."""
-        view = frame.game
-        key = (view.get("round_id"), dv.step(view), tuple(dv.designation(view).items()))
+        view = frame.table
+        key = (frame.round_number, dv.step(view), tuple(dv.designation(view).items()))
         if key == self.round_key:
             return
         self.round_key = key
@@ -153,12 +142,12 @@ class DragonPokerScene(Scene):
 
     def busy(self, frame: Frame) -> bool:
         self._sync(frame)
-        return dv.step(frame.game) == "complete" and self.phase(frame) < POINTS
+        return dv.step(frame.table) == "complete" and self.phase(frame) < POINTS
 
     # --- input ------------------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
         self._sync(frame)
-        step = dv.step(frame.game)
+        step = dv.step(frame.table)
         if step == "designate":
             return self._handle_designate(event)
         if step == "set":
@@ -234,7 +223,7 @@ class DragonPokerScene(Scene):
         ]
 
     def _handle_set(self, event: pygame.event.Event, frame: Frame) -> list[object]:
-        cards = dv.role_cards(frame.game, "player")
+        cards = dv.role_cards(frame.table, "player")
         if event.type == pygame.KEYDOWN:
             if event.key == pygame.K_BACKSPACE:
                 self.placed.clear()
@@ -352,7 +341,7 @@ class DragonPokerScene(Scene):
 
     def draw(self, surface: pygame.Surface, frame: Frame) -> None:
         self._sync(frame)
-        view, kit = frame.game, self.res.kit
+        view, kit = frame.table, self.res.kit
         surface.blit(self.table(), CONTENT_RECT)
         self._draw_header(surface, kit, view)
         step = dv.step(view)
@@ -391,7 +380,7 @@ class DragonPokerScene(Scene):
             kit.text(
                 surface, line, (1430, 330 + i * 44), 32, WHITE if i < 2 else GOLD, bold=True, anchor="midtop"
             )
-        for label, hand in dv.hands(frame.game).items():
+        for label, hand in dv.hands(frame.table).items():
             rect = self.hand_rect(label)
             role = dv.ROLES[self.chosen.index(label)] if label in self.chosen else None
             discard = role is None and len(self.chosen) == 3
@@ -410,12 +399,12 @@ class DragonPokerScene(Scene):
                 kit.text(
                     surface, tag, (rect.right + 30, rect.centery), 40, WHITE, bold=True, anchor="midleft"
                 )
-        self._draw_bonus_cards(surface, frame.game, (1300, 140), face_up=False)
+        self._draw_bonus_cards(surface, frame.table, (1300, 140), face_up=False)
         draw_all(surface, kit, self.designate_buttons(), frame.now)
 
     def _draw_set(self, surface: pygame.Surface, frame: Frame) -> None:
         kit, cards = self.res.kit, self.res.cards
-        hand = dv.role_cards(frame.game, "player")
+        hand = dv.role_cards(frame.table, "player")
         for row in dv.ROWS:
             zone = zone_rect(row)
             pygame.draw.rect(surface, FELT_DARK, zone, border_radius=12)
@@ -449,12 +438,12 @@ class DragonPokerScene(Scene):
             kit.text(surface, ROLE_TITLES[role], (930, y), 28, WHITE, bold=True)
             for i in range(13):
                 cards.blit(surface, None, pygame.Rect(930 + i * 16, y + 40, 80, 112))
-        self._draw_bonus_cards(surface, frame.game, (930, 560), face_up=False)
+        self._draw_bonus_cards(surface, frame.table, (930, 560), face_up=False)
         draw_all(surface, kit, self.set_buttons(), frame.now)
 
     def _draw_reveal(self, surface: pygame.Surface, frame: Frame) -> None:
         kit, cards = self.res.kit, self.res.cards
-        view = frame.game
+        view = frame.table
         phase = self.phase(frame)
         shown = {"player": True, "dealer": phase >= DEALER_REVEALED, "dragon": phase >= DRAGON_REVEALED}
         results = dv.row_results(view)
@@ -551,9 +540,9 @@ class DragonPokerScene(Scene):
 
     def _draw_side(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit
-        view = frame.game
+        view = frame.table
         settled = dv.step(view) == "complete" and self.phase(frame) >= POINTS
-        codes = dv.scoreboard(view, frame.snapshot)
+        codes = dv.scoreboard(view, frame.snapshot, frame.view.game_id if frame.view else "")
         if dv.step(view) == "complete" and not settled:
             codes = codes[1:]  # this hand's result joins the board once it is revealed
         for i, code in enumerate(codes):

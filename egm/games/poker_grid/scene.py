@@ -2,22 +2,19 @@
 the points of each play.
 
 Play a card by tapping it and then a lit square, or by dragging it onto a lit square. Everything shown
-comes from the round's `view()` (egm.games.poker_grid.game); the scene keeps only the selected card and
-a drag in progress. The panel's HOUSE WAY button plays the reference decision (the controller's).
-`SCREENSHOT_RECIPES` reach this table for `egm screenshot` through real clicks and keys.
+comes from the round's table data (`RoundView.table`, egm.games.poker_grid.game); the scene keeps only
+the selected card and a drag in progress. The panel's AUTO PLAY button plays the reference decision.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pygame
 
 from egm.events import PlayerDecision
 from egm.games.base import Decision
-from egm.video.layout import grid
+from egm.video.drag import Drag
 from egm.video.scene import Frame, Resources, Scene
 from egm.video.theme import (
     AMBER,
@@ -38,21 +35,6 @@ BOARD_X, BOARD_Y = 40, 70
 CARD_W = 80
 HAND_X, HAND_Y, HAND_STEP, HAND_CARD_W = 1040, 650, 150, 120
 SIDE = pygame.Rect(1040, 70, 840, 550)
-DRAG_THRESHOLD = 12
-
-if TYPE_CHECKING:
-    from egm.video.session import Session
-
-
-@dataclass
-class Drag:
-    index: int  # position in the customer's hand
-    start: tuple[int, int]
-    pos: tuple[int, int]
-
-    @property
-    def moved(self) -> bool:
-        return abs(self.pos[0] - self.start[0]) + abs(self.pos[1] - self.start[1]) > DRAG_THRESHOLD
 
 
 def square_rect(row: int, col: int) -> pygame.Rect:
@@ -99,7 +81,7 @@ class PokerGridScene(Scene):
 
     def _sync(self, frame: Frame) -> None:
         """Drop the selection when the hand or the step changes (a play was made, a new round)."""
-        view = frame.game
+        view = frame.table
         key = (tuple(view.get("hand", [])), view.get("step"), tuple(view.get("scores", [])))
         if key != self.round_key:
             self.round_key = key
@@ -108,7 +90,7 @@ class PokerGridScene(Scene):
     # --- input ------------------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
         self._sync(frame)
-        view = dict(frame.game)
+        view = dict(frame.table)
         if view.get("step") != "play":
             return []
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
@@ -145,7 +127,7 @@ class PokerGridScene(Scene):
     # --- drawing ----------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface, frame: Frame) -> None:
         self._sync(frame)
-        view = dict(frame.game)
+        view = dict(frame.table)
         kit = self.res.kit
         surface.fill(FELT_DARK)
         kit.text(surface, "POKER GRID", (BOARD_X, 12), 44, GOLD, bold=True)
@@ -236,38 +218,3 @@ class PokerGridScene(Scene):
             rect = hand_rect(self.drag.index)
             rect.center = self.drag.pos
             cards.blit(surface, view["hand"][self.drag.index], rect)
-
-
-# --- `egm screenshot` recipes (for egm.video.screenshot.RECIPES) ---------------------------------
-def _start(s: Session) -> None:
-    """Credit the cabinet, then touch PLAY on the Poker Grid tile of the game menu."""
-    from egm.video import snap
-    from egm.video.scenes.game_select import TILES_RECT
-    from egm.video.screenshot import credit
-
-    credit(s)
-    games = snap.games(s.cabinet.snapshot())
-    tile = grid(TILES_RECT, len(games), 1, gap=60)[games.index(PokerGridScene.game_id)]
-    s.click(tile.centerx, tile.bottom - 95)  # the tile's PLAY button
-
-
-def _play(s: Session, placements: int) -> None:
-    """Start a game and make `placements` taps-then-squares (first card, first lit square)."""
-    _start(s)
-    for _ in range(placements):
-        row, col = s.cabinet.round.view()["legal"][0]
-        s.click(*hand_rect(0).center)
-        s.click(*square_rect(row, col).center)
-
-
-def _complete(s: Session) -> None:
-    """Play a whole game with HOUSE WAY (the reference decision), the result on the table."""
-    _start(s)
-    while s.state == "game.poker-grid.play":
-        s.key("h")
-
-
-SCREENSHOT_RECIPES: dict[str, Callable[[Session], None]] = {
-    "poker-grid-play": lambda s: (_play(s, 9), s.click(*hand_rect(2).center)),
-    "poker-grid-complete": _complete,
-}

@@ -2,7 +2,7 @@
 
 Strategies:
 * the house way (the reference, `HOUSE_WAY_VERSION`): the player is set like the dealer and the Dragon;
-  simulated by the compiled kernel (`egm.lab.dragon_kernel`), which the differential test proves
+  simulated by the compiled kernel (`egm.games.dragon_poker.lab.kernel`), which the differential test proves
   bit-identical to the cabinet's engine (`egm.games.dragon_poker`) game by game.
 * "best-available/1": a search over settings of the player's hand that does not peek (see
   STRATEGY_METHODS and docs/lab.md), also in the kernel.
@@ -100,12 +100,12 @@ class DragonPokerLab(LabAdapter):
         return 100_000 if strategy == HOUSE_WAY else 1_000
 
     def warm_up(self, paytable: Any) -> None:
-        from egm.lab import dragon_kernel
+        from egm.games.dragon_poker.lab import kernel as dragon_kernel
 
         dragon_kernel.warm_up(rules_of(paytable))
 
     def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int) -> Tally:
-        from egm.lab import dragon_kernel
+        from egm.games.dragon_poker.lab import kernel as dragon_kernel
 
         rules = rules_of(paytable)
         if strategy not in STRATEGY_METHODS:

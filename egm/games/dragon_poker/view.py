@@ -1,4 +1,5 @@
-"""Reading a Dragon Poker round's `view()` (egm.games.dragon_poker.game) for the table scene.
+"""Reading a Dragon Poker round's table data (`RoundView.table`, egm.games.dragon_poker.game) for the
+table scene.
 
 The scene draws only from these accessors, so the view's shape is known in one place.
 """
@@ -85,10 +86,10 @@ def jackpot_cents(view: View) -> int:
     return int(view.get("jackpot_cents", 0))
 
 
-def scoreboard(view: View, snapshot: Mapping[str, Any]) -> list[str]:
+def scoreboard(view: View, snapshot: Mapping[str, Any], game_id: str) -> list[str]:
     """The last results, newest first (P2, H3, D2...): the cabinet's board kept in wager memory, or
     the round's own when the snapshot has none (a recall picture)."""
-    kept = (snapshot.get("scoreboard") or {}).get(view.get("game_id", ""))
+    kept = (snapshot.get("scoreboard") or {}).get(game_id)
     return [str(code) for code in (kept if kept is not None else view.get("scoreboard") or [])][:10]
 
 

@@ -1,0 +1,256 @@
+"""Build: the Cabinet assembled from its parts, its power-up (self-test and recovery) and power-down,
+and `build_cabinet`, which makes one as configured (devices from config, games from the ROM)."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import traceback
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from egm.clock import Clock, SystemClock
+from egm.config import PROJECT_ROOT, CabinetConfig, JurisdictionConfig, load_jurisdiction
+from egm.events import ACCEPTED, ButtonChanged, CashOut, Door, Result, StartGame
+from egm.games import game_class
+from egm.games.base import Game
+from egm.memory.store import RamError, WagerMemory
+from egm.rng import Rng
+from hardware.factory import Devices, build_devices
+
+from .cash_out import CashOutPart
+from .core import log
+from .credit_in import CreditInPart
+from .machine import CabinetMachine, state_table, transition_table
+from .play import PlayPart, os_rng, seeded_rng
+from .service import ServicePart
+
+# How the last run ended, read from the last event it logged: anything else is an unannounced stop.
+PREVIOUS_STOP = {
+    "power_down": "clean_shutdown",
+    "software_fault": "software_fault",
+    "memory_initialised": "none",
+}
+POWER_UP_MESSAGES = {
+    "none": "Power up.",
+    "clean_shutdown": "Power up after a clean shutdown.",
+    "software_fault": "Power up after a software fault (see the software_fault event).",
+    "power_loss": "Power up after a power loss.",
+}
+TRACEBACK_KEPT = 8000  # characters of a software fault's traceback in the event log (its innermost end)
+
+
+class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart):
+    """The controller. Construct, `boot()`, then feed it events (see the package doc)."""
+
+    def __init__(
+        self,
+        config: CabinetConfig,
+        nvram_dir: Path | str,
+        *,
+        games: Mapping[str, Game],
+        devices: Devices,
+        jurisdiction: JurisdictionConfig,
+        clock: Clock | None = None,
+        rng_for_game: Callable[[int], Rng] | None = None,
+        rom_check: Callable[[], Any] | None = None,
+    ) -> None:
+        self.config = config
+        self.nvram_dir = Path(nvram_dir)
+        self.games = dict(games)
+        self.devices = devices
+        self.jurisdiction = jurisdiction
+        self.clock = clock or SystemClock()
+        self.rng_for_game = rng_for_game or os_rng()
+        self.rom_check = rom_check
+        self.memory = None
+        self.round = None
+        self.selected_game = next(iter(self.games), "")
+        self.last_outcome = None
+        self.session_tickets = []  # tickets issued since this boot
+        self.recovered = []  # what the boot found interrupted and finished
+        self._ram_error = ""
+        self._rom_problems = []
+        self._open_doors = set()
+        self._faults = {}
+        self._warnings = {}
+        steps = {g: game.steps for g, game in self.games.items()}
+        self.machine = CabinetMachine(
+            states=state_table(steps),
+            initial="powerup",
+            auto_transitions=False,
+            ignore_invalid_triggers=False,
+            after_state_change=self._drive_devices,
+        )
+        for row in transition_table(steps):
+            conditions = []
+            if row["trigger"] == "start_game":
+                conditions = [functools.partial(self._playing, row["game"], None)]
+            elif row["trigger"] == "resume_game":
+                conditions = [functools.partial(self._playing, row["game"], row["step"])]
+            self.machine.add_transition(row["trigger"], row["source"], row["dest"], conditions=conditions)
+
+    # --- stopping: each way is recorded for what it is -------------------------------------------------
+    def close(self, reason: str = "") -> None:
+        """Shut down cleanly: record it, then close wager memory (its WAL is checkpointed into each
+        copy). The next boot reads it as a clean shutdown."""
+        if self.memory is not None:
+            message = f"Clean shutdown ({reason})." if reason else "Clean shutdown."
+            self._commit(lambda tx: tx.log("power_down", message))
+            self.memory.close()
+
+    def software_fault(self, exc: BaseException) -> None:
+        """Record an unexpected exception with its traceback, then close wager memory; the process is
+        about to exit. The next boot reads it as a software fault, not as a power loss."""
+        trace = "".join(traceback.format_exception(exc))
+        log.critical("software fault, the cabinet stops:\n%s", trace)
+        if self.memory is not None:
+            message = f"Software fault: {type(exc).__name__}: {exc}."
+            self._commit(lambda tx: tx.log("software_fault", message, traceback=trace[-TRACEBACK_KEPT:]))
+            self.memory.close()
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[Cabinet]:
+        """The main loop's frame. Leaving it normally, or on an interrupt or exit request, is a clean
+        shutdown; any other exception is a software fault, recorded before it propagates."""
+        try:
+            yield self
+        except Exception as exc:
+            self.software_fault(exc)
+            raise
+        except (KeyboardInterrupt, SystemExit) as exc:  # the program was told to stop
+            self.close(str(exc) or type(exc).__name__)
+            raise
+        self.close()
+
+    # --- boot --------------------------------------------------------------------------------------
+    def boot(self) -> Result:
+        """Power-up: self-test (ROM, wager memory), recover what a power cut interrupted, settle."""
+        self.machine.trigger("power_on")
+        self._open_doors = {d for d in Door if self.devices.doors.is_open(d)}
+        self._run_rom_check()
+        try:
+            self.memory = WagerMemory.open(
+                self.nvram_dir,
+                clock=self.clock,
+                event_log_size=self.config.event_log_size,
+                recall_depth=self.jurisdiction.recall_depth,
+            )
+        except RamError as exc:
+            self._ram_error = str(exc)
+            log.error("RAM error at power-up: %s", exc)
+        if self.memory is not None:
+            self._power_up_records()
+        self._settle()
+        return Result(True, f"booted into {self.state}")
+
+    def _power_up_records(self) -> None:
+        memory = self.memory
+        assert memory is not None
+        last = memory.events(limit=1)
+        previous = PREVIOUS_STOP.get(last[0]["kind"], "power_loss") if last else "none"
+        with memory.transaction() as tx:
+            if previous == "power_loss":
+                tx.log("power_loss", f"Power was lost after {last[0]['at']} without a clean power down.")
+            tx.meters.add("power_resets", 1)
+            tx.log(
+                "power_up",
+                POWER_UP_MESSAGES[previous],
+                previous_stop=previous,
+                doors_open=sorted(d.value for d in self._open_doors),
+            )
+            for problem in self._rom_problems:
+                tx.log("rom_error", f"ROM self-test failed: {problem}")
+        error = memory.meters.balance_error()
+        if error and not memory.get("accounting_error"):
+            self._record_accounting_error(f"meters found {error} cents off the accounting identity at boot")
+        self._recover()
+
+    def _recover(self) -> None:
+        """Finish what a power cut interrupted: each pending record is settled exactly once."""
+        memory = self.memory
+        assert memory is not None
+        bill = memory.get("bill")
+        if bill is not None:
+            self._credit_stacked(bill, after_power_loss=True)
+            self.recovered.append("bill")
+        if memory.get("cashout") is not None:
+            # The validation number was committed before printing; whether or not the paper came out,
+            # that ticket stands as issued, and no second ticket is printed.
+            self._ticket_issued(memory.get("cashout"), after_power_loss=True)
+            self.recovered.append("cashout")
+        record = memory.get("game")
+        if record is not None and record["game_id"] not in self.games:
+            problem = f"the game in progress, '{record['game_id']}', is not installed; install it to finish"
+            self._rom_problems.append(problem)
+        elif record is not None:
+            self.round = self.games[record["game_id"]].restore(record["round"])
+            self.recovered.append(f"game at step {self.round.step}")
+            if self.round.finished:
+                self._finish_round()
+        if memory.get("handpay") is not None:
+            self.recovered.append("hand pay")
+
+    # --- the button panel: its buttons are the player's actions of the other parts --------------------
+    def _button(self, event: ButtonChanged) -> Result:
+        if not event.pressed:
+            return ACCEPTED
+        if event.button == "cash_out":
+            return self._cash_out(CashOut())
+        if event.button in ("deal", "play"):
+            return self._start_game(StartGame())
+        return self._refuse(event, f"the {event.button} button has no function in state {self.state}")
+
+    handlers = {ButtonChanged: _button}
+
+
+def build_cabinet(
+    config: CabinetConfig,
+    nvram_dir: Path | str,
+    *,
+    game_ids: Sequence[str] | None = None,
+    seed: int | None = None,
+    clock: Clock | None = None,
+    devices: Devices | None = None,
+    root: Path = PROJECT_ROOT,
+) -> Cabinet:
+    """A cabinet as configured: devices from config, each game with its pay table from the ROM.
+
+    A pay table the ROM refuses leaves its game out and stands as a ROM problem (a rom_error tilt).
+    `seed` gives deterministic replay (tests, lab); without it the RNG is seeded from the OS.
+    """
+    from egm.rom import PaytableError, RomProblem, configured_paths, load_paytable, verify_rom
+
+    manifest_path, trusted_keys = configured_paths(config, root)
+    games: dict[str, Game] = {}
+    refused: list[RomProblem] = []
+    if not verify_rom(root, trusted_keys, manifest_path).ok:
+        # Load no game code from a ROM that failed its self-test: the cabinet boots into the ROM tilt,
+        # and only a power cycle after the ROM is restored loads the games.
+        game_ids = ()
+        refused.append(RomProblem("paytables", "changed", "no game loaded; restore the ROM and power-cycle"))
+    for game_id in game_ids if game_ids is not None else config.games:
+        path = root / "paytables" / f"{game_id}.toml"
+        try:
+            paytable = load_paytable(path, root=root, trusted_keys=trusted_keys, manifest_path=manifest_path)
+        except PaytableError as exc:
+            refused.append(RomProblem(f"paytables/{game_id}.toml", "changed", f"pay table refused: {exc}"))
+            continue
+        games[game_id] = game_class(game_id)(paytable)
+
+    def rom_check() -> Any:
+        check = verify_rom(root, trusted_keys, manifest_path)
+        return dataclasses.replace(check, problems=[*check.problems, *refused])
+
+    return Cabinet(
+        config,
+        nvram_dir,
+        games=games,
+        devices=devices or build_devices(config, clock=clock),
+        jurisdiction=load_jurisdiction(config.jurisdiction),
+        clock=clock,
+        rng_for_game=seeded_rng(seed) if seed is not None else None,
+        rom_check=rom_check,
+    )

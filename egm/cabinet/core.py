@@ -1,0 +1,290 @@
+"""What every part of the cabinet shares: its state, reading, event dispatch and the money machinery.
+
+Each concern of the cabinet (play, credit in, cash out, service, ...) is a `CabinetPart`: a class that
+contributes its event handlers as `handlers`, a mapping from event type to handler function, declared
+by reference at the end of its class body:
+
+    class CreditInPart(CabinetPart):
+        def _bill_stacked(self, event: BillStacked) -> Result: ...
+        handlers = {BillStacked: _bill_stacked, ...}
+
+The Cabinet is the union of its parts (see build.py); `handle()` dispatches each event to the one part
+that handles its type. Two parts claiming the same event type is a TypeError when a class combines them.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import sqlite3
+import types
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+from transitions import MachineError
+
+from egm.clock import Clock
+from egm.config import CabinetConfig, JurisdictionConfig
+from egm.events import Door, Result
+from egm.games.base import Game, Round
+from egm.memory.store import AccountingBreach, RamError, Transaction, WagerMemory
+from egm.rng import Rng
+from hardware.factory import Devices
+from hardware.interfaces import LampState
+
+from .machine import DOOR_TILTS, TILT_NAMES, TILTS, CabinetMachine
+
+log = logging.getLogger("egm.cabinet")
+
+Handler = Callable[[Any, Any], Result]  # (cabinet, event) -> Result
+
+
+class CabinetPart:
+    """The state every part works on, and the machinery they share (the Cabinet sets it up)."""
+
+    handlers: ClassVar[Mapping[type, Handler]] = {}
+
+    config: CabinetConfig
+    nvram_dir: Path
+    games: dict[str, Game]
+    devices: Devices
+    jurisdiction: JurisdictionConfig
+    clock: Clock
+    rng_for_game: Callable[[int], Rng]
+    rom_check: Callable[[], Any] | None
+    memory: WagerMemory | None
+    round: Round | None
+    selected_game: str
+    last_outcome: dict[str, Any] | None
+    session_tickets: list[dict[str, Any]]
+    recovered: list[str]
+    machine: CabinetMachine
+    _ram_error: str
+    _rom_problems: list[str]
+    _open_doors: set[Door]
+    _faults: dict[tuple[str, str], str]
+    _warnings: dict[tuple[str, str], str]
+
+    # --- reading -----------------------------------------------------------------------------------
+    @property
+    def state(self) -> str:
+        return str(self.machine.state)
+
+    @property
+    def tilt(self) -> str | None:
+        """The standing tilt shown (its outside name, e.g. "ram_error"), or None."""
+        tilts = self._standing_tilts()
+        return TILT_NAMES[tilts[0]] if tilts else None
+
+    @property
+    def credits_cents(self) -> int:
+        return self.memory.meters["current_credits"] if self.memory else 0
+
+    @property
+    def game_id(self) -> str | None:
+        record = self.memory.get("game") if self.memory else None
+        return record["game_id"] if record else None
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything a display needs, JSON-compatible."""
+        memory = self.memory
+        return {
+            "state": self.state,
+            "tilt": self.tilt,
+            "tilts": [TILT_NAMES[t] for t in self._standing_tilts()],
+            "tilt_detail": self._tilt_detail(),
+            "credits_cents": self.credits_cents,
+            "denomination_cents": self.config.denomination_cents,
+            "games": list(self.games),
+            "selected_game": self.selected_game,
+            "meters": memory.meters.to_record() if memory else None,
+            "game": self._round_snapshot(),
+            "last_outcome": self.last_outcome,
+            "scoreboard": memory.get("scoreboard", {}) if memory else {},
+            "pools_cents": memory.get("pools", {}) if memory else {},
+            "pending": {k: memory.get(k) for k in ("bill", "cashout", "handpay")} if memory else {},
+            "tickets": memory.last_tickets() if memory else [],
+            "events": memory.events(limit=10) if memory else [],
+            "open_doors": sorted(d.value for d in self._open_doors),
+            "warnings": sorted(self._warnings.values()),
+        }
+
+    def recall(self) -> list[dict[str, Any]]:
+        """The last N games, newest first (operator menu)."""
+        return self.memory.recall() if self.memory else []
+
+    def event_log(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """The event log, newest first (operator menu)."""
+        return self.memory.events(limit) if self.memory else []
+
+    def _round_snapshot(self) -> dict[str, Any] | None:
+        if self.round is None or self.memory is None:
+            return None
+        record = self.memory.get("game")
+        return {"game_id": record["game_id"], "step": self.round.step, "view": self.round.view()}
+
+    def _tilt_detail(self) -> str:
+        tilts = self._standing_tilts()
+        if not tilts:
+            return ""
+        detail = {
+            "ramerror": self._ram_error,
+            "romerror": "; ".join(self._rom_problems),
+            "accountingerror": self.memory.get("accounting_error", "") if self.memory else "",
+            "devicefault": "; ".join(self._faults.values()),
+        }
+        return detail.get(tilts[0], f"{TILT_NAMES[tilts[0]].replace('_', ' ')}: close it to resume")
+
+    # --- events ------------------------------------------------------------------------------------
+    def handle(self, event: object) -> Result:
+        """Apply one input event. Refused events are logged with their reason and change nothing."""
+        handler = self._handlers.get(type(event))
+        if handler is None:
+            return self._refuse(event, f"{type(event).__name__} is not a cabinet event; nothing done")
+        try:
+            return handler(event)
+        except MachineError as exc:  # handlers check first and commit only after; this is the backstop
+            return self._refuse(event, f"{type(event).__name__} is not allowed in state {self.state} ({exc})")
+
+    def poll_devices(self) -> list[Result]:
+        """Handle every device report until all devices are quiet (a report may cause another)."""
+        results: list[Result] = []
+        for _ in range(100):
+            events = [e for device in self.devices.all() for e in device.poll()]
+            if not events:
+                break
+            results += [self.handle(e) for e in events]
+        return results
+
+    @functools.cached_property
+    def _handlers(self) -> dict[type, Callable[[Any], Result]]:
+        """Every part's handlers, bound to this cabinet."""
+        return {
+            event_type: types.MethodType(h, self) for event_type, h in type(self).event_handlers().items()
+        }
+
+    @classmethod
+    def event_handlers(cls) -> dict[type, Handler]:
+        """The handlers of every part this class is made of; an event type belongs to exactly one part."""
+        table: dict[type, Handler] = {}
+        owners: dict[type, str] = {}
+        for part in cls.__mro__:
+            for event_type, handler in vars(part).get("handlers", {}).items():
+                if event_type in owners:
+                    raise TypeError(
+                        f"{event_type.__name__} is handled by both {owners[event_type]} and {part.__name__}"
+                    )
+                owners[event_type] = part.__name__
+                table[event_type] = handler
+        return table
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.event_handlers()  # two parts claiming one event type fail when they are combined, not later
+
+    def _refuse(self, event: object, reason: str) -> Result:
+        log.info("refused %s in %s: %s", event, self.state, reason)
+        if self.memory is not None and not self._ram_error:
+            self._commit(lambda tx: tx.log("refused", reason, event=type(event).__name__, state=self.state))
+        return Result(False, reason)
+
+    def _allowed(self, trigger: str) -> bool:
+        return trigger in self.machine.get_triggers(self.state)
+
+    def _not_now(self, event: object, what: str) -> Result:
+        why = f"; {self._tilt_detail()}" if self._standing_tilts() else ""
+        return self._refuse(event, f"{what} is not allowed in state {self.state}{why}")
+
+    # --- machinery ---------------------------------------------------------------------------------
+    def _commit(self, change: Callable[[Transaction], object]) -> bool:
+        """Run `change` in one wager-memory transaction. A breach of the accounting identity or a
+        memory failure commits nothing and raises the matching tilt instead (returns False)."""
+        if self.memory is None or self._ram_error:
+            return False
+        try:
+            with self.memory.transaction() as tx:
+                change(tx)
+        except AccountingBreach as exc:
+            self._record_accounting_error(str(exc))
+            return False
+        except sqlite3.Error as exc:  # the memory could not be written: nothing may be acknowledged
+            self._enter_ram_error(f"wager memory write failed ({exc}); an operator RAM clear is required")
+            return False
+        return True
+
+    def _record_accounting_error(self, message: str) -> None:
+        assert self.memory is not None
+        with self.memory.transaction() as tx:
+            tx.set("accounting_error", message)
+            tx.log("accounting_error", f"Accounting error: {message}. Operator RAM clear required.")
+        self._settle()
+
+    def _enter_ram_error(self, message: str) -> None:
+        self._ram_error = message
+        log.error("RAM error: %s", message)
+        self._settle()
+
+    def _check_memory(self, when: str) -> bool:
+        """Verify both copies of the critical records; a lost memory is a RAM-error tilt."""
+        if self.memory is None or self._ram_error:
+            return False
+        try:
+            self.memory.verify()
+        except RamError as exc:
+            self._enter_ram_error(f"{exc} (found {when})")
+            return False
+        return True
+
+    def _standing_tilts(self) -> list[str]:
+        standing = {
+            "ramerror": bool(self._ram_error),
+            "romerror": bool(self._rom_problems),
+            "accountingerror": bool(self.memory and self.memory.get("accounting_error")),
+            "devicefault": bool(self._faults),
+        }
+        standing.update({tilt: door in self._open_doors for door, tilt in DOOR_TILTS.items()})
+        return [t for t in TILTS if standing[t]]
+
+    def _target(self) -> tuple[str, str]:
+        """Where the standing conditions say the machine belongs: (state, trigger that gets there)."""
+        tilts = self._standing_tilts()
+        memory = self.memory
+        if tilts:
+            return f"tilt.{tilts[0]}", f"tilt_{tilts[0]}"
+        assert memory is not None
+        if memory.get("handpay") is not None:
+            return "handpay", "resume_handpay"
+        if memory.get("cashout") is not None:
+            return "cashout", "resume_cashout"
+        if self.round is not None:
+            return f"game.{self.game_id}.{self.round.step}", "resume_game"
+        return "attract", "idle"
+
+    def _settle(self, *, leaving_audit: bool = False) -> None:
+        """Move to the state the standing conditions call for (the operator menu stays until closed)."""
+        if self.state in ("powerup", "ramclear") or (self.state == "audit" and not leaving_audit):
+            return
+        target, trigger = self._target()
+        if target != self.state and self._allowed(trigger):
+            self.machine.trigger(trigger)
+
+    def _playing(self, game_id: str, step: str | None) -> bool:
+        """Condition of start_game / resume_game: the round in progress is this game (at this step)."""
+        return (
+            self.round is not None and self.game_id == game_id and (step is None or self.round.step == step)
+        )
+
+    def _drive_devices(self) -> None:
+        """After every state change: notes and tickets are accepted only on the attract screen."""
+        acceptor = self.devices.bill_acceptor
+        if self.state == "attract":
+            acceptor.enable(frozenset(self.config.bill_denominations_cents), tickets=True)
+        else:
+            acceptor.inhibit()
+        panel = self.devices.button_panel
+        panel.set_lamp("cash_out", LampState.ON if self.state == "attract" else LampState.OFF)
+        panel.set_lamp("deal", LampState.FLASH if self.state == "attract" else LampState.OFF)
+        panel.set_lamp(
+            "service", LampState.FLASH if self.state.startswith(("handpay", "tilt")) else LampState.OFF
+        )

@@ -1,0 +1,171 @@
+"""Play: choosing and starting a game, the player's decisions, and settling a finished round.
+
+The stake is taken (coin in) and the round recorded in one transaction before the machine enters the
+game; the last step and the settlement (win, pools, scoreboard, recall) are one transaction too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from egm.events import ACCEPTED, PlayerDecision, Result, SelectGame, StartGame
+from egm.games.base import DecisionRefused, Game
+from egm.games.scoreboard import scoreboard_after
+from egm.memory.store import Transaction
+from egm.payout.handpay import requires_hand_pay
+from egm.rng import Rng, derive_seed
+
+from .core import CabinetPart
+
+
+def seeded_rng(seed: int) -> Callable[[int], Rng]:
+    """Deterministic replay: game number n draws from its own stream, derived from the seed."""
+    return lambda number: Rng.from_seed(derive_seed(seed, "game", number))
+
+
+def os_rng() -> Callable[[int], Rng]:
+    """Play: one CTR_DRBG seeded from the OS serves every game."""
+    rng = Rng.from_os()
+    return lambda number: rng
+
+
+class PlayPart(CabinetPart):
+    """Handles SelectGame, StartGame and PlayerDecision."""
+
+    def _select_game(self, event: SelectGame) -> Result:
+        if self.state != "attract":
+            return self._not_now(event, "choosing a game")
+        if event.game_id not in self.games:
+            return self._refuse(event, f"unknown game '{event.game_id}'; choose one of {list(self.games)}")
+        self.selected_game = event.game_id
+        return ACCEPTED
+
+    def _start_game(self, event: StartGame) -> Result:
+        if not self._allowed("start_game"):
+            return self._not_now(event, "starting a game")
+        game_id = event.game_id or self.selected_game
+        game = self.games.get(game_id)
+        if game is None:
+            return self._refuse(event, f"unknown game '{game_id}'; choose one of {list(self.games)}")
+        denom = self.config.denomination_cents
+        wager = event.wager or game.default_wager(denom)
+        if wager.denom_cents != denom:
+            return self._refuse(
+                event, f"the wager is in {wager.denom_cents}-cent credits; bet in {denom}-cent"
+            )
+        refusal = game.refuse_wager(wager)  # before any money moves: the pay table decides what is offered
+        if refusal is not None:
+            return self._refuse(event, refusal)
+        stake_cents = wager.stake_credits * denom
+        if stake_cents > self.credits_cents:
+            return self._refuse(
+                event, f"the stake of {stake_cents} cents exceeds the {self.credits_cents} cents on the meter"
+            )
+        if not self._check_memory("before the game"):
+            return Result(False, self._tilt_detail())
+        assert self.memory is not None
+        number = self.memory.meters["games_played"] + 1
+        pools = {name: self.memory.get("pools", {}).get(name, 0) for name in game.pool_names}
+        round_ = game.new_round(wager, self.rng_for_game(number), pools)
+        paytable_id = self._paytable_id(game)
+        record = {
+            "game_id": game_id,
+            "paytable_id": paytable_id,
+            "number": number,
+            "wager": wager.to_record(),
+            "round": round_.to_record(),
+        }
+
+        def start(tx: Transaction) -> None:
+            tx.meters.add("coin_in", stake_cents)
+            tx.meters.add("current_credits", -stake_cents)
+            tx.meters.add("games_played", 1)
+            tx.meters.add_game(game_id, paytable_id, "coin_in", stake_cents)
+            tx.meters.add_game(game_id, paytable_id, "games_played", 1)
+            tx.set("game", record)
+
+        if not self._commit(start):
+            return Result(False, self._tilt_detail())
+        self.round = round_
+        self.selected_game = game_id
+        self.machine.trigger("start_game")
+        self._follow_round()
+        return ACCEPTED
+
+    def _decide(self, event: PlayerDecision) -> Result:
+        if self.round is None or not self.state.startswith("game."):
+            return self._not_now(event, "a player decision")
+        try:
+            self.round.decide(event.decision)
+        except DecisionRefused as exc:
+            return self._refuse(event, str(exc))
+        if self.round.finished:  # the last step and the settlement are one transaction
+            self._finish_round()
+            return ACCEPTED
+        memory = self.memory
+        assert memory is not None
+        record = {**memory.get("game"), "round": self.round.to_record()}
+        if not self._commit(lambda tx: tx.set("game", record)):
+            return Result(False, self._tilt_detail())
+        self._follow_round()
+        return ACCEPTED
+
+    def _follow_round(self) -> None:
+        """Move the machine to the round's step; finish the round when it is complete."""
+        assert self.round is not None
+        target = f"game.{self.game_id}.{self.round.step}"
+        while self.state != target:
+            self.machine.trigger("advance")  # a MachineError here is a game that went backwards
+        if self.round.finished:
+            self._finish_round()
+
+    def _finish_round(self) -> None:
+        memory = self.memory
+        assert memory is not None and self.round is not None
+        record = memory.get("game")
+        outcome = self.round.outcome()
+        denom = record["wager"]["denom_cents"]
+        win_cents = outcome.win_credits * denom
+        stake_cents = record["wager"]["stake_credits"] * denom
+        hand_paid = requires_hand_pay(win_cents, self.jurisdiction.hand_pay_limit_cents)
+        game_id, paytable_id = record["game_id"], record["paytable_id"]
+        scoreboard = dict(memory.get("scoreboard", {}))
+        scoreboard[game_id] = scoreboard_after(scoreboard.get(game_id, []), outcome.result_code)
+        result = {
+            "game_id": game_id,
+            "number": record["number"],
+            "win_cents": win_cents,
+            "stake_cents": stake_cents,
+            "hand_paid": hand_paid,
+            "result_code": outcome.result_code,
+        }
+
+        def finish(tx: Transaction) -> None:
+            if hand_paid:
+                tx.set("handpay", {"kind": "jackpot", "amount_cents": win_cents, "game": record["number"]})
+                tx.log("hand_pay", f"Jackpot of {win_cents} cents locks up for a hand pay.", game=game_id)
+            elif win_cents:
+                tx.meters.add("coin_out", win_cents)
+                tx.meters.add("current_credits", win_cents)
+                tx.meters.add_game(game_id, paytable_id, "coin_out", win_cents)
+            tx.meters.add("games_won" if win_cents > stake_cents else "games_lost", 1)
+            if outcome.pools_cents:
+                tx.set("pools", {**memory.get("pools", {}), **outcome.pools_cents})
+            tx.set("scoreboard", scoreboard)
+            final = {**record, "round": self.round.to_record()}
+            tx.add_recall({**final, "outcome": {**result, "summary": dict(outcome.summary)}})
+            tx.set("game", None)
+
+        if not self._commit(finish):
+            return
+        self.round = None
+        self.last_outcome = result
+        if self.state.startswith("game."):
+            self.machine.trigger("jackpot_lockup" if hand_paid else "game_over")
+        self._check_memory("after the game")
+        self._settle()
+
+    def _paytable_id(self, game: Game) -> str:
+        return str(getattr(game.paytable, "id", game.game_id))
+
+    handlers = {SelectGame: _select_game, StartGame: _start_game, PlayerDecision: _decide}

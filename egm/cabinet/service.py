@@ -1,0 +1,149 @@
+"""Service: the keys, the doors, device faults and warnings, the operator menu, RAM clear, the ROM check."""
+
+from __future__ import annotations
+
+from egm.events import (
+    ACCEPTED,
+    DeviceFault,
+    DeviceFaultCleared,
+    DeviceWarning,
+    DoorChanged,
+    Key,
+    KeyTurned,
+    RamClear,
+    Result,
+    RunRomCheck,
+)
+from egm.memory.store import Transaction, WagerMemory
+
+from .core import CabinetPart
+
+
+class ServicePart(CabinetPart):
+    """Handles KeyTurned, DoorChanged, device faults and warnings, RamClear and RunRomCheck."""
+
+    def _key_turned(self, event: KeyTurned) -> Result:
+        if not event.on:
+            if event.key is Key.OPERATOR and self.state == "audit":
+                self._commit(lambda tx: tx.log("audit", "Operator menu closed."))
+                self._settle(leaving_audit=True)
+            return ACCEPTED
+        if event.key is Key.OPERATOR:
+            if not self._allowed("operator_key_on"):
+                return self._not_now(event, "the operator menu")
+            self._commit(lambda tx: tx.log("audit", "Operator menu opened."))
+            self.machine.trigger("operator_key_on")
+            return ACCEPTED
+        if self.state == "handpay":
+            return self._hand_pay_reset()
+        if self._faults:
+            return self._attendant_acknowledge()
+        return self._not_now(event, "an attendant reset")
+
+    def _attendant_acknowledge(self) -> Result:
+        """The attendant has dealt with a faulted device (cleared the path, counted the cash box).
+
+        Faults that only a person can settle (ID-003: power loss while stacking, an unconfirmed stack)
+        clear now; the device reports DeviceFaultCleared on its next poll.
+        """
+        self._commit(lambda tx: tx.log("attendant", "Attendant key: device faults acknowledged."))
+        self.devices.bill_acceptor.acknowledge_faults()
+        return ACCEPTED
+
+    def _ram_clear(self, event: RamClear) -> Result:
+        if not self._allowed("ram_clear"):
+            return self._not_now(event, "a RAM clear (operator menu only)")
+        if self.memory is not None:
+            self.memory.close()
+        self.memory = WagerMemory.clear(
+            self.nvram_dir,
+            clock=self.clock,
+            event_log_size=self.config.event_log_size,
+            recall_depth=self.jurisdiction.recall_depth,
+        )
+        self._ram_error = ""
+        self.round = None
+        self.last_outcome = None
+        self._commit(
+            lambda tx: tx.log("ram_clear", "RAM clear by the operator: meters, recall and log erased.")
+        )
+        self.machine.trigger("ram_clear")
+        self.machine.trigger("ram_cleared")
+        self._run_rom_check()
+        self._settle()
+        return ACCEPTED
+
+    def _operator_rom_check(self, event: RunRomCheck) -> Result:
+        if self.state != "audit":
+            return self._not_now(event, "a ROM check (operator menu only)")
+        self._run_rom_check()
+        problems = "; ".join(self._rom_problems)
+        self._commit(lambda tx: tx.log("rom_check", f"ROM check: {problems or 'all files verified'}."))
+        return Result(not self._rom_problems, problems or "ROM verified")
+
+    def _door_changed(self, event: DoorChanged) -> Result:
+        was_open = event.door in self._open_doors
+        if event.open == was_open:
+            return ACCEPTED
+        name = event.door.value.replace("_", " ")
+        if event.open:
+            self._open_doors.add(event.door)
+
+            def opened(tx: Transaction) -> None:
+                tx.meters.add("door_opens", 1)
+                tx.log("door_open", f"{name.capitalize()} door opened.", door=event.door.value)
+
+            self._commit(opened)
+        else:
+            self._open_doors.discard(event.door)
+            self._check_memory("at door close")  # before anything is written over a damaged record
+            self._run_rom_check()
+            self._commit(
+                lambda tx: tx.log("door_close", f"{name.capitalize()} door closed.", door=event.door.value)
+            )
+        self._settle()
+        return ACCEPTED
+
+    def _device_fault(self, event: DeviceFault) -> Result:
+        self._faults[(event.device, event.kind)] = event.message
+        self._commit(lambda tx: tx.log("device_fault", event.message, device=event.device, fault=event.kind))
+        self._settle()
+        return ACCEPTED
+
+    def _device_fault_cleared(self, event: DeviceFaultCleared) -> Result:
+        if self._faults.pop((event.device, event.kind), None) is not None:
+            self._commit(lambda tx: tx.log("device_fault_cleared", f"{event.device} {event.kind} cleared."))
+        self._settle()
+        return ACCEPTED
+
+    def _device_warning(self, event: DeviceWarning) -> Result:
+        """A condition for the attendant that does not stop play (printer paper low)."""
+        if event.active:
+            self._warnings[(event.device, event.kind)] = event.message
+            self._commit(lambda tx: tx.log("device_warning", event.message, device=event.device))
+        elif self._warnings.pop((event.device, event.kind), None) is not None:
+            self._commit(lambda tx: tx.log("device_warning_cleared", f"{event.device} {event.kind} cleared."))
+        return ACCEPTED
+
+    def _run_rom_check(self) -> None:
+        """Verify the program and pay-table ROM; each problem names the file and is logged."""
+        if self.rom_check is None:
+            self._rom_problems = []
+            return
+        check = self.rom_check()
+        problems = [str(p) for p in check.problems]
+        if self.config.kiosk and check.is_development_key:
+            problems.append("kiosk mode refuses the development signing key; install a production-signed ROM")
+        self._rom_problems = problems
+        if problems:  # at power-up memory is not open yet: _power_up_records logs them
+            self._commit(lambda tx: [tx.log("rom_error", f"ROM self-test failed: {p}") for p in problems])
+
+    handlers = {
+        KeyTurned: _key_turned,
+        DoorChanged: _door_changed,
+        DeviceFault: _device_fault,
+        DeviceFaultCleared: _device_fault_cleared,
+        DeviceWarning: _device_warning,
+        RamClear: _ram_clear,
+        RunRomCheck: _operator_rom_check,
+    }

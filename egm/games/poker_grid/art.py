@@ -1,0 +1,51 @@
+"""Poker Grid on the cabinet's generic screens: its attract art, its tile on the game menu, and its
+rules and pay screens, generated from the pay table the cabinet runs (docs/games.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from egm.games.descriptor import InfoPage
+from egm.video.scene import Frame, Resources
+from egm.video.theme import WHITE
+
+ROYAL = ("Th", "Jh", "Qh", "Kh", "Ah")
+
+
+def attract(surface: pygame.Surface, res: Resources, rect: pygame.Rect, frame: Frame) -> None:
+    """A royal flush laid on the grid, one card after another."""
+    shown = int(frame.now * 1.5) % (len(ROYAL) + 2)
+    for i, card in enumerate(ROYAL):
+        r = pygame.Rect(rect.centerx - 360 + i * 150, rect.centery - 110, 130, 182)
+        pygame.draw.rect(surface, (20, 110, 72), r.inflate(12, 12), width=3, border_radius=10)
+        if i < shown:
+            res.cards.blit(surface, card, r)
+    res.kit.text(surface, "cards placed side by side score poker hands", (rect.centerx, rect.y), 40,
+                 WHITE, anchor="midtop")
+
+
+def tile(surface: pygame.Surface, res: Resources, rect: pygame.Rect, frame: Frame) -> None:
+    for i, card in enumerate(ROYAL[:3]):
+        res.cards.blit(surface, card, pygame.Rect(rect.centerx - 190 + i * 130, rect.y + 150, 120, 168))
+
+
+def info_pages(paytable: Any) -> list[InfoPage]:
+    """The rules, then the pays by margin and the hand awards of this pay table."""
+    rules = paytable.rules
+    play = InfoPage("POKER GRID: HOW TO PLAY", (
+        f"A {rules.rows} x {rules.cols} board; you hold {rules.hand_size} cards, against "
+        f"{rules.opponents_default} machine opponent(s).",
+        "Place a card next to the cards on the board: tap it, then a lit square (or drag it).",
+        "Every line of cards your card completes scores as a poker hand; wild spaces are wild.",
+        "AUTO PLAY places the machine strategy's card for you.",
+        "When every card is played, you are paid on your margin over the best opponent.",
+    ))
+    tiers = sorted(rules.result_pays, key=lambda tier: tier.min_margin, reverse=True)
+    pays = [f"Margin {tier.min_margin:+d} or more: {tier.pays} x bet" for tier in tiers]
+    awards = {k: v for k, v in rules.hand_awards.model_dump().items() if v}
+    pays.append("Each premium hand you make: " + ", ".join(f"{k.replace('_', ' ')} {v} x bet"
+                                                           for k, v in awards.items()))
+    pays.append(f"The stake is {rules.stake_units} x bet. Pay table {paytable.id}.")
+    return [play, InfoPage("POKER GRID: PAYS", tuple(pays))]
