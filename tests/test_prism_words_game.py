@@ -3,6 +3,7 @@ the pays, and the ROM check of its assets."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -169,7 +170,7 @@ def test_a_tampered_lexicon_is_a_rom_error(tmp_path: Path) -> None:
 def test_the_view_shows_both_faces_and_the_words(game: PrismWords) -> None:
     round_ = customer_first(game)
     round_.decide(round_.reference_decision())
-    view = round_.view()
+    view = round_.view().table
     assert view["step"] == "play" and view["centre"] == [7, 7] and len(view["rack"]) == 6
     assert all({"left", "right", "block", "star"} <= set(item) for item in view["rack"])
     assert view["last_moves"][0]["seat"] == 0 and view["last_moves"][0]["words"]
@@ -198,3 +199,31 @@ def test_the_lab_chunk_is_repeatable_and_counts_awards() -> None:
     assert sum(one.results.values()) == 3 and set(one.awards) <= {"pattern_bonus", "depleted_rack"}
     low = lab.run_chunk(paytable, "random", 17, 2)
     assert low.total_return <= one.total_return  # random play loses by hundreds of points
+
+
+def test_a_pay_table_naming_another_lexicon_is_a_rom_tilt(tmp_path: Path) -> None:
+    """A signed tree whose pay table names a lexicon hash the shipped file does not have: the cabinet
+    leaves the game out and boots into the ROM tilt, naming the file."""
+    import shutil
+
+    from egm.cabinet import build_cabinet
+    from egm.config import PROJECT_ROOT, load_cabinet_config
+    from tests.rom_support import sign_tree
+
+    root = tmp_path / "tree"
+    (root / "egm").mkdir(parents=True)
+    (root / "egm" / "__init__.py").write_text("")
+    shutil.copytree(PROJECT_ROOT / "paytables" / "assets", root / "paytables" / "assets")
+    text = (PROJECT_ROOT / "paytables" / "prism-words.toml").read_text()
+    shipped = hashlib.sha256(LEXICON_FILE.read_bytes()).hexdigest()
+    assert shipped in text
+    (root / "paytables" / "prism-words.toml").write_text(text.replace(shipped, "0" * 64))
+    tree = sign_tree(root, tmp_path / "out")
+    cabinet = build_cabinet(load_cabinet_config(tree.config_path), tmp_path / "nvram",
+                            game_ids=["prism-words"], seed=1, root=root)
+    cabinet.boot()
+    snapshot = cabinet.snapshot()
+    assert snapshot["tilt"] == "rom_error" and "prism-words" not in snapshot["games"]
+    detail = snapshot["tilt_detail"]
+    assert "enable2k.txt.gz" in detail and "differs from the pay table's" in detail
+    cabinet.memory.close()

@@ -25,7 +25,6 @@ FACE_NAMES = ("left", "right")
 
 BLOCK_COUNT = 96
 LETTER_FACES = 95  # per side: 95 letters with boxed numerals and 95 with unboxed ones
-STAR_FACES = 2
 
 _FACE = re.compile(r"^(?:([A-Z])([0-9])|(\*))$")
 

@@ -23,17 +23,20 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, Wager
+from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, RoundView, Wager
 from egm.games.prism_words.blocks import FACE_NAMES, LETTERS, STAR, Block, check_block_set, parse_blocks
 from egm.games.prism_words.board import IllegalPlay, Placement
 from egm.games.prism_words.lexicon import AssetError, load_lexicon, read_asset
 from egm.games.prism_words.paytable import PrismWordsRules
 from egm.games.prism_words.strategy import MACHINE_STRATEGIES, Choice, Strategy, legal_plays
 from egm.games.prism_words.table import EXCHANGE, PASS, PLAY, Move, Rulebook, Table, draw_for_first
+from egm.games.record import open_record, seal
 from egm.rng import Rng
 
 CUSTOMER = 0
 AWARDS = ("pattern_bonus", "depleted_rack")
+RECORD_FORMAT = 1
+RESULT_TITLES = {"win": "YOU WIN BY", "tie": "A TIE", "loss": "YOU LOSE BY"}
 
 
 def load_rulebook(rules: PrismWordsRules, paytable_dir: Path) -> Rulebook:
@@ -112,8 +115,9 @@ class PrismWords(Game):
         return PrismWordsRound(self, wager, first_draws, Table(self.book, seats, starter, bag, bag_seed))
 
     def restore(self, record: Mapping[str, Any]) -> PrismWordsRound:
-        return PrismWordsRound(self, Wager(**record["wager"]), record["first_draws"],
-                               Table.from_record(self.book, record))
+        opened = open_record(record, self.game_id, RECORD_FORMAT)
+        return PrismWordsRound(self, opened.wager, opened.body["first_draws"],
+                               Table.from_record(self.book, opened.body))
 
 
 def parse_placement(book: Rulebook, item: Any) -> Placement:
@@ -252,14 +256,27 @@ class PrismWordsRound(Round):
         )
 
     def to_record(self) -> dict[str, Any]:
-        wager = {
-            "bet_credits": self.wager.bet_credits,
-            "stake_credits": self.wager.stake_credits,
-            "denom_cents": self.wager.denom_cents,
-        }
-        return {"wager": wager, "first_draws": self.first_draws, **self.table.to_record()}
+        return seal(self.game.game_id, RECORD_FORMAT, self.wager,
+                    {"first_draws": self.first_draws, **self.table.to_record()})
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> RoundView:
+        text = ""
+        if self.finished:
+            text = RESULT_TITLES[self.result] + (f" {abs(self.margin)}" if self.margin else "")
+        return RoundView(
+            game_id=self.game.game_id,
+            step=self.step,
+            bet_credits=self.wager.bet_credits,
+            stake_credits=self.wager.stake_credits,
+            decision_awaited=not self.finished,
+            auto_decision=not self.finished,
+            win_credits=self.outcome().win_credits if self.finished else None,
+            result_text=text,
+            table=self._table(),
+        )
+
+    def _table(self) -> dict[str, Any]:
+        """The table scene's own data (egm/games/prism_words/scene.py reads it)."""
         table, book = self.table, self.game.book
         grid = table.grid
         squares = []
@@ -271,7 +288,6 @@ class PrismWordsRound(Round):
                                 "star": book.blocks[grid.block[square]].face(grid.side[square])[0] == STAR})
         last = [move_json(move) for move in table.moves[self._last_customer_move():]]
         return {
-            "game": self.game.game_id,
             "step": self.step,
             "rows": grid.rows,
             "cols": grid.cols,

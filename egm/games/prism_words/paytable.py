@@ -106,6 +106,15 @@ class PrismWordsRules(Strict):
             )
         return self
 
+    @property
+    def stake_bets(self) -> int:
+        """The stake is `stake_units` bets of B credits (the wager offer, `egm.games.base.WagerOffer`)."""
+        return self.stake_units
+
+    @property
+    def side_bet_limits(self) -> dict[str, int]:
+        return {}  # Prism Words has no side bet
+
     def result_units(self, margin: int) -> int:
         """Units the result pays: margin = customer score - best opponent score."""
         return max((tier.pays for tier in self.result_pays if tier.min_margin <= margin), default=0)

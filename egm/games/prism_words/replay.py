@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from egm.games.base import play_reference
 from egm.games.prism_words.game import CUSTOMER, PrismWords, move_json
 from egm.rng import Rng
 
@@ -26,10 +27,8 @@ def replay_game(paytable: Any, seed: int, opponents: int | None = None, denom_ce
     game = PrismWords(paytable)
     wager = game.default_wager(denom_cents or paytable.header.denominations_cents[0])
     round_ = game.new_round(wager, Rng.from_seed(seed), {}, opponents=opponents)
-    while not round_.finished:
-        round_.decide(round_.reference_decision())
+    outcome = play_reference(round_)
     book, table = game.book, round_.table
-    outcome = round_.outcome()
     return {
         "game": game.game_id,
         "paytable": paytable.id,
@@ -52,18 +51,3 @@ def replay_game(paytable: Any, seed: int, opponents: int | None = None, denom_ce
         "win_cents": outcome.win_credits * wager.denom_cents,
     }
 
-
-def replay_text(report: dict[str, Any]) -> str:
-    """The replay as lines a technician reads."""
-    lines = [f"Prism Words, seed {report['seed']}, pay table {report['paytable']}, "
-             f"{report['seats']} seats, seat {report['starter']} starts"]
-    for number, move in enumerate(report["moves"], 1):
-        if move["kind"] != "play":
-            lines.append(f"{number:2d}. seat {move['seat']} {move['kind']}")
-            continue
-        words = " + ".join(f"{w['word']} {w['points']}" for w in move["words"])
-        bonus = f" + rack {move['rack_bonus']}" if move["rack_bonus"] else ""
-        lines.append(f"{number:2d}. seat {move['seat']} {words}{bonus} = {move['points']}")
-    lines.append(f"end adjustments {report['end_adjustments']}, scores {report['scores']}: "
-                 f"{report['result']} by {report['margin']}, win {report['win_cents']} cents")
-    return "\n".join(lines)

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from egm.games.prism_words.blocks import BLOCK_COUNT, LETTERS, Block
+from egm.games.prism_words.blocks import BLOCK_COUNT, Block
 from egm.games.prism_words.board import Grid, IllegalPlay, Placement, ScoredPlay, score_play
 from egm.games.prism_words.lexicon import Lexicon
 from egm.rng import Rng, derive_seed
@@ -193,12 +193,6 @@ class Table:
         self.finished = True
         self.played_out = played_out
 
-    def rack_text(self, seat: int) -> str:
-        return " ".join(self.book.blocks[block].text() for block in self.racks[seat])
-
-    def letters_text(self) -> list[str]:
-        return self.grid.rows_text()
-
     def to_record(self) -> dict[str, Any]:
         return {
             "seats": self.seats,
@@ -220,7 +214,3 @@ class Table:
                 table.pass_turn(seat)
         return table
 
-
-def word_letters(text: str) -> list[int]:
-    """Letter codes of an upper- or lower-case word."""
-    return [LETTERS.index(char) for char in text.upper()]
