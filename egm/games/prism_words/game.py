@@ -42,8 +42,8 @@ RESULT_TITLES = {"win": "YOU WIN BY", "tie": "A TIE", "loss": "YOU LOSE BY"}
 def load_rulebook(rules: PrismWordsRules, paytable_dir: Path) -> Rulebook:
     """The block set and lexicon the pay table names, hash-checked, with its grid and options."""
     text = read_asset(paytable_dir / rules.blocks, rules.blocks_sha256).decode("utf-8")
-    blocks = parse_blocks(text)
     try:
+        blocks = parse_blocks(text)
         check_block_set(blocks)
     except ValueError as exc:
         raise AssetError(f"{paytable_dir / rules.blocks}: {exc}") from exc
