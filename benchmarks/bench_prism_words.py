@@ -5,7 +5,8 @@
 Prints:
 * the lexicon: DAWG build time from the word list (no cache), its peak Python memory while building,
   the flat arrays' size, nodes and edges, and the time to load it from the cache;
-* machine moves (the `prism-greedy/1` strategy on the cabinet, every seat of M heads-up games):
+* machine moves (the `prism-greedy/1` strategy on the cabinet, every seat of M heads-up games), in
+  wall-clock and in CPU time (what the move costs when the process is not waiting for a core):
   p50, p99 and the slowest, in milliseconds;
 * the reference simulation through the lab adapter on K worker processes (default 2): games/s
   (wall-clock) and games a CPU-second (the workers' CPU time), RTP, sigma (per unit stake), and the
@@ -74,22 +75,29 @@ def lexicon_figures(paytable: PayTable, folder: Path) -> None:
           f"loaded from the cache in {cached * 1000:.0f} ms")
 
 
+def percentiles(times: list[float]) -> tuple[float, float, float]:
+    """p50, p99 and the largest, in milliseconds."""
+    ordered = sorted(times)
+    p99 = ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)]
+    return ordered[len(ordered) // 2] * 1000, p99 * 1000, ordered[-1] * 1000
+
+
 def move_figures(paytable: PayTable, games: int) -> None:
     game = PrismWords(paytable)
-    times = []
+    wall, cpu = [], []
     for seed in range(games):
         round_ = game.new_round(game.default_wager(1), Rng.from_seed(seed), {})
         table = round_.table
         while not round_.finished:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             choice = machine_move(table)
-            times.append(time.perf_counter() - start)
+            wall.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
             round_.apply(table.turn, choice)
-    times.sort()
-    p50 = times[len(times) // 2] * 1000
-    p99 = times[min(len(times) - 1, math.ceil(0.99 * len(times)) - 1)] * 1000
-    print(f"machine moves ({MACHINE_STRATEGY}): {len(times)} moves of {games} games: p50 {p50:.1f} ms, "
-          f"p99 {p99:.1f} ms, slowest {times[-1] * 1000:.1f} ms")
+    for name, times in (("wall-clock", wall), ("CPU time", cpu)):
+        p50, p99, top = percentiles(times)
+        print(f"machine moves ({MACHINE_STRATEGY}), {name}: {len(times)} moves of {games} games: "
+              f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, slowest {top:.1f} ms")
 
 
 def chunk(args: tuple[PayTable, int, int]) -> Tally:
