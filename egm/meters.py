@@ -3,7 +3,8 @@
 Every meter has METER_DIGITS decimal digits and rolls over to zero past 10**METER_DIGITS - 1, as a
 mechanical or SAS meter does. The accounting identity is therefore checked modulo the rollover:
 
-    current_credits = bills_in + tickets_in + coin_out - coin_in - tickets_out - handpaid_cancelled_credits
+    current_credits = bills_in + tickets_in + aft_in + coin_out
+                      - coin_in - tickets_out - aft_out - handpaid_cancelled_credits
 
 Meanings (the trade's, as SAS reports them):
   coin_in                     total staked at game start
@@ -13,6 +14,7 @@ Meanings (the trade's, as SAS reports them):
   cancelled_credits           all credits cashed out, by ticket or by hand pay
   bills_in                    notes stacked (also counted per denomination in bills_by_denomination)
   tickets_in / tickets_out    TITO tickets redeemed / printed
+  aft_in / aft_out            cashable credits moved in / out by the host (SAS AFT)
   current_credits             the credit meter
   games_played / won / lost   a game counts as played at its start; won when it returns more than
                               its stake, lost otherwise (counted when it ends)
@@ -37,6 +39,8 @@ METER_NAMES = (
     "bills_in",
     "tickets_in",
     "tickets_out",
+    "aft_in",
+    "aft_out",
     "current_credits",
     "games_played",
     "games_won",
@@ -92,9 +96,11 @@ class Meters:
         expected = (
             t["bills_in"]
             + t["tickets_in"]
+            + t["aft_in"]
             + t["coin_out"]
             - t["coin_in"]
             - t["tickets_out"]
+            - t["aft_out"]
             - t["handpaid_cancelled_credits"]
         ) % ROLLOVER
         return (t["current_credits"] - expected) % ROLLOVER
@@ -112,7 +118,7 @@ class Meters:
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Meters:
-        totals = {name: int(record[name]) for name in METER_NAMES}
+        totals = {name: int(record.get(name, 0)) for name in METER_NAMES}  # a meter added later reads 0
         return cls(
             totals=totals,
             bills_by_denomination={k: int(v) for k, v in record["bills_by_denomination"].items()},

@@ -116,6 +116,29 @@ class KeyTurned:
     on: bool
 
 
+@dataclass(frozen=True)
+class HostPoll:
+    """The casino host polled this machine over SAS: a general poll (command None) or a long poll
+    with its data (CRC checked). The cabinet answers it through the host link's `reply`."""
+
+    command: int | None
+    data: bytes = b""
+
+
+@dataclass(frozen=True)
+class HostAcknowledged:
+    """The host acknowledged this machine's last reply (SAS implied ACK: it polled another machine,
+    or sent this one a different poll). An exception reported is delivered only now."""
+
+
+@dataclass(frozen=True)
+class HostLinkChanged:
+    """The host link came up (polls arrive) or went down (the host fell silent)."""
+
+    up: bool
+    message: str
+
+
 # --- data --------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class TicketData:
@@ -180,6 +203,24 @@ class DoorsAndKeys(Protocol):
     def poll(self) -> list[object]: ...
 
     def is_open(self, door: Door) -> bool: ...
+
+
+class HostLink(Protocol):
+    """The cabinet's port to the casino host (SAS): polls arrive from `poll()` as HostPoll events."""
+
+    address: int
+
+    def poll(self) -> list[object]: ...
+
+    def reply(self, data: bytes, *, needs_ack: bool = True) -> None:
+        """Answer the poll just reported (the link repeats it if the host asks again, unless the
+        reply needs no acknowledgement)."""
+
+    def no_reply(self) -> None:
+        """The poll just reported gets no answer."""
+
+    def wait(self, timeout_s: float) -> bool:
+        """Block until the host sends something or `timeout_s` passes (headless main loops)."""
 
 
 class Speaker(Protocol):

@@ -28,12 +28,11 @@ KEYS = ("space", "return", "b", "c", "h", "1", "2", "3", "4", "backspace", "g", 
         "f1", "f2", "f3", "f7", "f8", "f9", "f10", "f11", "f12")
 # Points worth pressing: the bar's buttons, the device drawer's, the game menu's PLAY buttons, the
 # Dragon table's hands and buttons, the Poker Grid hand and board.
-GAMES = load_cabinet_config().games
-PLAY_BUTTONS = [(tile.centerx, tile.bottom - 95) for tile in grid(TILES_RECT, len(GAMES), 1, gap=60)]
+GAMES = load_cabinet_config().games  # the game menu's tiles, as the cabinet offers them
 HOT = (
     *[(x + 60, BAR_RECT.y + 70) for x in (20, 980, 1136, 1332, 1518, 1714)],
     *[(40 + (i % 6) * 310 + 145, 520 + (i // 6) * 140 + 60) for i in range(13)],
-    *PLAY_BUTTONS,
+    *[(tile.centerx, tile.bottom - 95) for tile in grid(TILES_RECT, len(GAMES), 1, gap=60)],
     *[(550, y + 64) for y in (150, 340, 530, 720)], (1430, 615), (1430, 745), (1440, 205), (1440, 345),
     *[(110 + i * 106, 800) for i in range(13)], (1100, 710), (1170, 710),
     *[(1100 + i * 150, 734) for i in range(5)],
@@ -96,7 +95,7 @@ def states_of(s: Session, actions: list[tuple]) -> set[str]:
 BILL = ("key", "f7")  # $100
 PLAY_DRAGON = [BILL, ("key", "space"), ("key", "1"), ("key", "2"), ("key", "3"), ("key", "return"),
                ("key", "h"), ("wait", 8.0)]
-PLAY_GRID = [BILL, ("click", PLAY_BUTTONS[GAMES.index("poker-grid")]), *[("key", "h")] * 30, ("wait", 3.0)]
+PLAY_GRID = [BILL, ("click", HOT[19 + GAMES.index("poker-grid")]), *[("key", "h")] * 30, ("wait", 3.0)]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,

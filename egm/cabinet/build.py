@@ -16,6 +16,7 @@ from egm.config import PROJECT_ROOT, CabinetConfig, JurisdictionConfig, load_jur
 from egm.events import ACCEPTED, ButtonChanged, CashOut, Door, Result, StartGame
 from egm.games import game_class
 from egm.games.base import Game
+from egm.host.sas import HostPart
 from egm.memory.store import RamError, WagerMemory
 from egm.rng import Rng
 from hardware.factory import Devices, build_devices
@@ -42,7 +43,7 @@ POWER_UP_MESSAGES = {
 TRACEBACK_KEPT = 8000  # characters of a software fault's traceback in the event log (its innermost end)
 
 
-class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart):
+class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, HostPart):
     """The controller. Construct, `boot()`, then feed it events (see the package doc)."""
 
     def __init__(
@@ -160,6 +161,7 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart):
                 POWER_UP_MESSAGES[previous],
                 previous_stop=previous,
                 doors_open=sorted(d.value for d in self._open_doors),
+                games_played=tx.meters["games_played"],
             )
             for problem in self._rom_problems:
                 tx.log("rom_error", f"ROM self-test failed: {problem}")

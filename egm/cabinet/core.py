@@ -275,10 +275,34 @@ class CabinetPart:
             self.round is not None and self.game_id == game_id and (step is None or self.round.step == step)
         )
 
+    # --- hooks the host link (egm.host) answers; without it, these defaults ------------------------
+    def _lockout(self) -> str:
+        """Why play and money in are refused now (the host disabled or locked the machine), or ""."""
+        return ""
+
+    def _host_numbers_tickets(self) -> bool:
+        """True when the casino host gives cash-out tickets their validation numbers."""
+        return False
+
+    def _host_redeems(self) -> bool:
+        """True when the casino host decides whether a ticket inserted is paid."""
+        return False
+
+    def _request_validation(self, amount: int) -> Result:
+        """Ask the casino host for a cash-out ticket's validation number."""
+        return Result(False, "no host link numbers tickets on this cabinet")
+
+    def _host_ticket_escrowed(self, event: Any) -> Result:
+        """Hold a ticket in escrow until the casino host decides on it."""
+        return Result(False, "no host link redeems tickets on this cabinet")
+
+    def _ticket_credited(self, tx: Transaction, pending: Mapping[str, Any]) -> None:
+        """Called inside the transaction that credits a stacked ticket."""
+
     def _drive_devices(self) -> None:
         """After every state change: notes and tickets are accepted only on the attract screen."""
         acceptor = self.devices.bill_acceptor
-        if self.state == "attract":
+        if self.state == "attract" and not self._lockout():
             acceptor.enable(frozenset(self.config.bill_denominations_cents), tickets=True)
         else:
             acceptor.inhibit()

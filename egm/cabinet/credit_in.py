@@ -20,6 +20,11 @@ class CreditInPart(CabinetPart):
         if self.state != "attract" or self.memory is None or self.memory.get("bill") is not None:
             acceptor.return_escrow()
             return self._not_now(event, "inserting a bill or ticket")
+        if lockout := self._lockout():
+            acceptor.return_escrow()
+            return self._refuse(event, f"inserting a bill or ticket is not allowed: {lockout}")
+        if event.barcode is not None and self._host_redeems():
+            return self._host_ticket_escrowed(event)
         if event.barcode is not None:
             try:
                 ticket = check_redemption(
@@ -70,9 +75,11 @@ class CreditInPart(CabinetPart):
             else:
                 tx.meters.add("tickets_in", amount)
                 tx.meters.add("current_credits", amount)
-                redeemed = {**memory.tickets[barcode], "status": "redeemed", "redeemed_at": tx.now}
-                tx.put_ticket(barcode, redeemed)
+                if barcode in memory.tickets:  # a ticket of this cabinet's own (the host's may be any)
+                    redeemed = {**memory.tickets[barcode], "status": "redeemed", "redeemed_at": tx.now}
+                    tx.put_ticket(barcode, redeemed)
                 tx.log("ticket_in", f"Ticket {barcode} for {amount} cents redeemed{note}.")
+                self._ticket_credited(tx, pending)
             tx.set("bill", None)
 
         self._commit(credit)

@@ -43,6 +43,8 @@ class PlayPart(CabinetPart):
     def _start_game(self, event: StartGame) -> Result:
         if not self._allowed("start_game"):
             return self._not_now(event, "starting a game")
+        if lockout := self._lockout():
+            return self._refuse(event, f"starting a game is not allowed: {lockout}")
         game_id = event.game_id or self.selected_game
         game = self.games.get(game_id)
         if game is None:

@@ -34,11 +34,32 @@ class DeviceConfig(Strict):
     timeout_s: float = Field(default=0.2, gt=0, strict=False)
 
 
+class SasConfig(Strict):
+    """The SAS host link (docs/sas.md). Off unless `enabled`.
+
+    port: a device path (/dev/ttyS0), a pyserial URL or a pty path. address: this machine's SAS
+    address, 1-127. validation: who numbers cash-out tickets, "system" (the host, long polls
+    0x57/0x58) or "cabinet" (the cabinet's own numbers). host_redemption: tickets inserted are
+    redeemed by the host (0x70/0x71). host_timeout_s: how long a cash-out or a ticket in the acceptor
+    waits for the host before it is refused.
+    """
+
+    enabled: bool = False
+    port: str | None = None
+    address: int = Field(default=1, ge=1, le=127)
+    validation: Literal["system", "cabinet"] = "system"
+    host_redemption: bool = True
+    host_timeout_s: float = Field(default=10.0, gt=0, strict=False)
+    asset_number: int = Field(default=1, ge=0, le=0xFFFFFFFF)  # AFT: the host names it in each transfer
+    transfer_limit_cents: int = Field(default=100000, ge=0)  # AFT: the most one transfer moves
+
+
 class DevicesConfig(Strict):
     bill_acceptor: DeviceConfig = DeviceConfig(protocol="id003")
     printer: DeviceConfig = DeviceConfig(protocol="tcl")
     button_panel: DeviceConfig = DeviceConfig(protocol="egm-panel")
     doors: DeviceConfig = DeviceConfig()
+    sas: SasConfig = SasConfig()
 
 
 class HasDevices(Protocol):

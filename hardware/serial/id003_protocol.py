@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hardware.serial.crc import crc16_kermit
 from hardware.serial.link import BufferedParser, FrameError
 
 SYNC = 0xFC
@@ -127,16 +128,6 @@ ERROR_KINDS: dict[int, tuple[str, str]] = {  # status -> (fault kind, what the a
     CHEATED: ("cheated", "The bill acceptor detected a cheating attempt; check the cabinet."),
     FAILURE: ("failure", "The bill acceptor reports a hardware failure; service it."),
 }
-
-
-def crc16_kermit(data: bytes) -> int:
-    """CRC-16/KERMIT: CCITT polynomial reflected (0x8408), initial value 0, no final XOR."""
-    crc = 0
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
-    return crc
 
 
 @dataclass(frozen=True)

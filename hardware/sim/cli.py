@@ -4,6 +4,7 @@
     egm sim printer --port 127.0.0.1:7002
     egm sim panel --port pty
     egm sim all --base-port 7001      # bill acceptor 7001, printer 7002, panel 7003
+    egm sim sas-host --port pty       # a SAS host polling a cabinet (hardware.sim.sas_host_cli)
 
 Then point the cabinet at them (config/cabinet.toml: backend = "serial", port = "socket://...").
 Type `help` for the commands; with `all`, prefix a command with the device: `bill insert 2000`.
@@ -149,11 +150,26 @@ def _run(args: argparse.Namespace) -> int:
             transport.stop()
 
 
+def sim_commands(subparsers: argparse._SubParsersAction) -> argparse._SubParsersAction:
+    """The subcommands of `egm sim` (created on first use), so that other packages add theirs
+    (`egm sim sas-egm` lives with the cabinet's host link, in egm.host.cli)."""
+    sim = subparsers.choices.get("sim")
+    if sim is None:
+        sim = subparsers.add_parser("sim", help="run a simulator: devices (ID-003, TCL, panel), a SAS host")
+        sim.add_subparsers(dest="device", required=True, metavar="SIMULATOR")
+    return next(a for a in sim._actions if isinstance(a, argparse._SubParsersAction))
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("sim", help="run a device simulator (ID-003, TCL, panel)")
-    parser.add_argument("device", choices=[*DEVICES, "all"])
-    parser.add_argument("--port", default="pty", help="socket://HOST:PORT, HOST:PORT or pty (default)")
-    parser.add_argument("--host", default="127.0.0.1", help="with 'all': the address to listen on")
-    parser.add_argument("--base-port", type=int, default=7001, help="with 'all': first TCP port")
-    parser.add_argument("--no-console", action="store_true", help="serve until interrupted; no commands")
-    parser.set_defaults(handler=_run)
+    commands = sim_commands(subparsers)
+    for device in [*DEVICES, "all"]:
+        parser = commands.add_parser(device, help=f"the {device} simulator" if device != "all" else
+                                     "every device simulator, on consecutive TCP ports")
+        parser.add_argument("--port", default="pty", help="socket://HOST:PORT, HOST:PORT or pty (default)")
+        parser.add_argument("--host", default="127.0.0.1", help="with 'all': the address to listen on")
+        parser.add_argument("--base-port", type=int, default=7001, help="with 'all': first TCP port")
+        parser.add_argument("--no-console", action="store_true", help="serve until interrupted; no commands")
+        parser.set_defaults(handler=_run)
+    from hardware.sim.sas_host_cli import register_sas_host
+
+    register_sas_host(commands)
