@@ -35,8 +35,12 @@ def attract(surface: pygame.Surface, res: Resources, rect: pygame.Rect, frame: F
 
 
 def tile(surface: pygame.Surface, res: Resources, rect: pygame.Rect, frame: Frame) -> None:
+    """Four blocks of WHITER, sized to the tile (the menu's tiles narrow as games are added)."""
+    gap = 10
+    size = min(100, (rect.width - 40 - 3 * gap) // 4)
+    left = rect.centerx - (4 * size + 3 * gap) // 2
     for i, (letter, value) in enumerate(WORD[:4]):
-        _block(surface, res, pygame.Rect(rect.centerx - 220 + i * 110, rect.y + 160, 100, 100), letter, value)
+        _block(surface, res, pygame.Rect(left + i * (size + gap), rect.y + 160, size, size), letter, value)
 
 
 def info_pages(paytable: Any) -> list[InfoPage]:
