@@ -227,3 +227,15 @@ def test_a_pay_table_naming_another_lexicon_is_a_rom_tilt(tmp_path: Path) -> Non
     detail = snapshot["tilt_detail"]
     assert "enable2k.txt.gz" in detail and "differs from the pay table's" in detail
     cabinet.memory.close()
+
+
+def test_the_rules_and_pay_pages_come_from_the_pay_table() -> None:
+    from egm.games.prism_words.art import info_pages
+
+    paytable = example_paytable()
+    rules, pays = info_pages(paytable)
+    tiers = sorted(paytable.rules.result_pays, key=lambda tier: tier.min_margin, reverse=True)
+    assert pays.lines[0] == f"Margin {tiers[0].min_margin:+d} or more: {tiers[0].pays} x bet"
+    assert pays.lines[len(tiers) - 1] == f"Any lower margin: {tiers[-1].pays} x bet"
+    assert any("15 x 15" in line for line in rules.lines)
+    assert pays.lines[-1] == f"The stake is {paytable.rules.stake_units} x bet. Pay table {paytable.id}."

@@ -60,7 +60,10 @@ def info_pages(paytable: Any) -> list[InfoPage]:
         "At the end each rack loses its blocks' numerals; a player who went out gains them.",
     ))
     tiers = sorted(rules.result_pays, key=lambda tier: tier.min_margin, reverse=True)
-    pays = [f"Margin {tier.min_margin:+d} or more: {tier.pays} x bet" for tier in tiers]
+    pays = [f"Margin {tier.min_margin:+d} or more: {tier.pays} x bet" for tier in tiers[:-1]]
+    # a lowest tier at -1000 or below is a floor no game reaches (a game scores a few hundred points)
+    pays.append(f"Any lower margin: {tiers[-1].pays} x bet" if tiers[-1].min_margin <= -1000 else
+                f"Margin {tiers[-1].min_margin:+d} or more: {tiers[-1].pays} x bet")
     pays.append(f"Each play with a pattern bonus: {rules.awards.pattern_bonus} x bet; each play of all "
                 f"6 blocks: {rules.awards.depleted_rack} x bet.")
     pays.append(f"The stake is {rules.stake_units} x bet. Pay table {paytable.id}.")
