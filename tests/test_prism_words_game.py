@@ -239,3 +239,33 @@ def test_the_rules_and_pay_pages_come_from_the_pay_table() -> None:
     assert pays.lines[len(tiers) - 1] == f"Any lower margin: {tiers[-1].pays} x bet"
     assert any("15 x 15" in line for line in rules.lines)
     assert pays.lines[-1] == f"The stake is {paytable.rules.stake_units} x bet. Pay table {paytable.id}."
+
+
+def test_a_power_cut_mid_game_resumes_at_the_same_move(signed_tree, tmp_path: Path) -> None:
+    """The real cabinet: two of the customer's moves, a power cut (only wager memory survives), and the
+    same round at the same move after power-up; then it plays out and meters once."""
+    from egm.cabinet import build_cabinet
+    from egm.config import load_cabinet_config
+    from egm.events import PlayerDecision, StartGame
+
+    config = load_cabinet_config(signed_tree.config_path)
+
+    def power_up() -> object:
+        cabinet = build_cabinet(config, tmp_path / "nvram", game_ids=["prism-words"], seed=8)
+        cabinet.boot()
+        return cabinet
+
+    cabinet = power_up()
+    cabinet.devices.bill_acceptor.insert_bill(500)
+    cabinet.poll_devices()
+    assert cabinet.handle(StartGame()).accepted
+    for _ in range(2):
+        assert cabinet.handle(PlayerDecision(cabinet.round.reference_decision())).accepted
+    record = cabinet.round.to_record()
+    cabinet.memory.close()
+    again = power_up()
+    assert again.state == "game.prism-words.play" and again.round.to_record() == record
+    while again.state.startswith("game."):
+        assert again.handle(PlayerDecision(again.round.reference_decision())).accepted
+    assert again.memory.meters["games_played"] == 1 and again.memory.meters["coin_in"] == 100
+    again.memory.close()
