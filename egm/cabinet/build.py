@@ -258,10 +258,9 @@ def build_cabinet(
         path = root / "paytables" / f"{game_id}.toml"
         try:
             paytable = load_paytable(path, root=root, trusted_keys=trusted_keys, manifest_path=manifest_path)
+            games[game_id] = game_class(game_id)(paytable)  # a pay-table asset it names is checked here
         except PaytableError as exc:
             refused.append(RomProblem(f"paytables/{game_id}.toml", "changed", f"pay table refused: {exc}"))
-            continue
-        games[game_id] = game_class(game_id)(paytable)
 
     def rom_check() -> Any:
         check = verify_rom(root, trusted_keys, manifest_path)
