@@ -29,6 +29,6 @@ def test_the_recording_covers_the_plan() -> None:
 
 @pytest.mark.parametrize("strategy,opponents", sorted({(s, o) for s, o, _, _ in PLAN}))
 def test_the_engine_replays_the_recorded_games(strategy: str, opponents: int) -> None:
-    game = recording_game()
+    game = recording_game(opponents)
     for recorded in (g for g in RECORDED if (g["strategy"], g["opponents"]) == (strategy, opponents)):
         assert play(game, strategy, opponents, recorded["seed"]) == recorded, recorded["seed"]

@@ -40,10 +40,11 @@ PLAN = (
 CUSTOMER_MOVES = {MACHINE_STRATEGY: machine_move, LOOKAHEAD_STRATEGY: lookahead_move}
 
 
-def recording_game() -> PokerGrid:
-    """The game on the shipped board, allowing 3 opponents (the pays do not matter to the moves)."""
+def recording_game(opponents: int) -> PokerGrid:
+    """The game on the shipped board against `opponents` (the pays do not matter to the moves)."""
     text = tomllib.loads((PROJECT_ROOT / "paytables" / "poker-grid.toml").read_text())
-    rules = PokerGridRules.model_validate({**text["game"], "opponents_max": 3})
+    rules = PokerGridRules.model_validate({**text["game"], "opponents_default": opponents,
+                                           "opponents_max": opponents})
     header = SimpleNamespace(strategy=MACHINE_STRATEGY, denominations_cents=[1], bets_credits=[1],
                              default_bet_credits=1)
     return PokerGrid(SimpleNamespace(header=header, rules=rules))
@@ -70,8 +71,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DATA)
     args = parser.parse_args()
-    game = recording_game()
-    games = [play(game, strategy, opponents, seed)
+    games = [play(recording_game(opponents), strategy, opponents, seed)
              for strategy, opponents, first, count in PLAN for seed in range(first, first + count)]
     args.out.write_text("[\n" + ",\n".join(json.dumps(g, separators=(",", ":")) for g in games) + "\n]\n")
     print(f"{len(games)} games recorded in {args.out}")

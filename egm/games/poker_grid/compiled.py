@@ -413,6 +413,11 @@ def play_game(deck: np.ndarray, seats: int, hand_size: int, rows: int, cols: int
                 break
         hand = hands[turn, : held[turn]]
         card, square = choose(position, legal, rows, cols, hand, next_held, customer_lookahead and turn == 0)
+        if turn == 0 and card >= JOKER:  # the customer's decision names "JK": the first joker in the hand
+            at = 0
+            while hand[at] < JOKER:
+                at += 1
+            card = hand[at]
         points = _points(ws, _reach(position, square, rows, cols, ws), card)
         position[square] = card
         _open(position, legal, square, rows, cols)

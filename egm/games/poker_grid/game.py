@@ -57,6 +57,13 @@ def move_json(layout: Layout, move: Move) -> dict[str, Any]:
     }
 
 
+def shuffled_deck(rng: Rng) -> list[int]:
+    """The round's deck (the game's only randomness); the lab deals its compiled games from it too."""
+    deck = list(range(DECK_SIZE))
+    rng.shuffle(deck)
+    return deck
+
+
 class PokerGrid(Game):
     game_id: ClassVar[str] = "poker-grid"
     title: ClassVar[str] = "Poker Grid"
@@ -90,9 +97,8 @@ class PokerGrid(Game):
             raise ValueError(
                 f"this pay table allows 1 to {self.rules.opponents_max} opponents, not {opponents}"
             )
-        deck = list(range(DECK_SIZE))
-        rng.shuffle(deck)
-        return PokerGridRound(self, wager, Table(self.layout, self.rules.hand_size, 1 + opponents, deck))
+        table = Table(self.layout, self.rules.hand_size, 1 + opponents, shuffled_deck(rng))
+        return PokerGridRound(self, wager, table)
 
     def restore(self, record: Mapping[str, Any]) -> PokerGridRound:
         opened = open_record(record, self.game_id, RECORD_FORMAT)
@@ -179,7 +185,7 @@ class PokerGridRound(Round):
             raise RuntimeError("the game is not over yet; the outcome exists once every card is played")
         rules = self.game.rules
         awards = self.awards()
-        units = rules.result_units(self.margin) + sum(rules.hand_awards.for_hand(hand) for hand in awards)
+        units = rules.won_units(self.margin, awards)
         return Outcome(
             win_credits=units * self.wager.bet_credits,
             result_code={"win": "W", "tie": "T", "loss": "L"}[self.result] + f"{self.margin:+d}",

@@ -158,6 +158,10 @@ class PokerGridRules(Strict):
     def side_bet_limits(self) -> dict[str, int]:
         return {}  # Poker Grid has no side bet
 
+    def won_units(self, margin: int, hands: list[str]) -> int:
+        """Units a game pays: its result by `margin`, plus the award of each of the customer's `hands`."""
+        return self.result_units(margin) + sum(self.hand_awards.for_hand(hand) for hand in hands)
+
     def result_units(self, margin: int) -> int:
         """Units the result pays: margin = customer score - best opponent score."""
         return max((tier.pays for tier in self.result_pays if tier.min_margin <= margin), default=0)
