@@ -72,7 +72,9 @@ class PokerGridLab(LabAdapter):
     # The reference reaches a 95% half-width of 0.1 RTP points (sigma about 0.45: 760,000 games) in
     # about 10 minutes on 2 cores; the bounding runs about 0.3 points (docs/poker-grid.md).
     games_default = 800_000
-    best_games_default = 100_000
+    best_games_default = 120_000
+    games_default_half_width = 0.1
+    best_games_default_half_width = 0.3
 
     def chunk_games(self, strategy: str) -> int:
         return 100 if strategy == RANDOM_STRATEGY else 1_000
