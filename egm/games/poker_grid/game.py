@@ -1,7 +1,7 @@
 """Poker Grid on the cabinet: the `Game` plug-in.
 
-The stake (`stake_units` units of the bet) buys one game against machine opponents (the pay
-table's default count, or any count up to its maximum); a wager the pay table does not offer is refused
+The stake (`stake_units` units of the bet) buys one game against machine opponents (as many as the
+pay table's pays are certified for); a wager the pay table does not offer is refused
 (`Game.refuse_wager`). The customer (seat 0) places a card with
 `Decision("place", {"card": "As", "row": r, "col": c})`; the machine opponents' turns follow at once,
 by the pay table's machine strategy, so the turn is the customer's again whenever the round waits
@@ -90,12 +90,14 @@ class PokerGrid(Game):
         self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int], opponents: int | None = None
     ) -> PokerGridRound:
         """Shuffle the deck (the round's only randomness) and deal. `opponents` defaults to the pay
-        table's `opponents_default` and may be 1 .. `opponents_max`."""
+        table's `opponents_default`, the one count its pays are certified for (paytable.PokerGridRules)."""
         self.check_wager(wager)
         opponents = self.rules.opponents_default if opponents is None else opponents
-        if not 1 <= opponents <= self.rules.opponents_max:
+        certified = self.rules.opponents_default
+        if not certified <= opponents <= self.rules.opponents_max:
             raise ValueError(
-                f"this pay table allows 1 to {self.rules.opponents_max} opponents, not {opponents}"
+                f"this pay table has pays for {certified} opponent(s) only, not {opponents}; "
+                "choose the pay table certified for that opponent count"
             )
         table = Table(self.layout, self.rules.hand_size, 1 + opponents, shuffled_deck(rng))
         return PokerGridRound(self, wager, table)
