@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import TypeVar
+from typing import Annotated, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -47,6 +47,9 @@ class CabinetConfig(Strict):
     # Game packages outside egm/games (importable from the Python path), each with a descriptor.py;
     # games inside egm/games are found by scanning and need no entry here (docs/games.md).
     game_packages: list[str] = []
+    # The pay table each game plays, by game id: a file under paytables/ (default "<game id>.toml").
+    # Poker Grid's opponent count is its pay table's: e.g. poker-grid = "poker-grid-3.toml".
+    paytables: dict[str, Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]+\.toml$")]] = {}
     ticket_expiry_days: int = Field(default=30, ge=1)
     event_log_size: int = Field(default=500, ge=100)
     kiosk: bool = False

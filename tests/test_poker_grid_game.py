@@ -296,3 +296,19 @@ def test_unknown_machine_strategy_is_refused(paytable: Any) -> None:
 def test_paytable_file_is_valid(paytable: Any) -> None:
     assert paytable.game == "poker-grid" and paytable.header.strategy == "grid-opponent/1"
     assert Path(paytable.path).name == "poker-grid.toml"
+
+
+def test_the_cabinet_plays_the_opponent_count_of_the_configured_pay_table(signed_tree: Any,
+                                                                          tmp_path: Path) -> None:
+    """The operator offers 3 opponents by configuring Poker Grid's 3-opponent pay table."""
+    from egm.cabinet import build_cabinet
+    from egm.config import load_cabinet_config
+
+    config = load_cabinet_config(signed_tree.config_path)
+    chosen = config.model_copy(update={"paytables": {"poker-grid": "poker-grid-3.toml"}})
+    cabinet = build_cabinet(chosen, tmp_path / "nvram", seed=1)
+    game = cabinet.games["poker-grid"]
+    assert game.paytable.id == "poker-grid-3opp" and game.rules.opponents_default == 3
+    assert start(game).table.seats == 4
+    wrong = config.model_copy(update={"paytables": {"poker-grid": "dragon-poker.toml"}})
+    assert "poker-grid" not in build_cabinet(wrong, tmp_path / "nvram2", seed=1).games

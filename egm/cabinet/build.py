@@ -232,11 +232,16 @@ def build_cabinet(
         game_ids = ()
         refused.append(RomProblem("paytables", "changed", "no game loaded; restore the ROM and power-cycle"))
     for game_id in game_ids if game_ids is not None else config.games:
-        path = root / "paytables" / f"{game_id}.toml"
+        name = config.paytables.get(game_id, f"{game_id}.toml")
         try:
-            paytable = load_paytable(path, root=root, trusted_keys=trusted_keys, manifest_path=manifest_path)
+            paytable = load_paytable(root / "paytables" / name, root=root, trusted_keys=trusted_keys,
+                                     manifest_path=manifest_path)
         except PaytableError as exc:
-            refused.append(RomProblem(f"paytables/{game_id}.toml", "changed", f"pay table refused: {exc}"))
+            refused.append(RomProblem(f"paytables/{name}", "changed", f"pay table refused: {exc}"))
+            continue
+        if paytable.game != game_id:
+            refused.append(RomProblem(f"paytables/{name}", "changed",
+                                      f"pay table refused: it is for {paytable.game}, not {game_id}"))
             continue
         games[game_id] = game_class(game_id)(paytable)
 
