@@ -449,3 +449,16 @@ def _open(position: np.ndarray, legal: np.ndarray, square: int, rows: int, cols:
                       (square + cols, row < rows - 1)):
         if inside and position[n] == EMPTY:
             legal[n] = True
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) what the cabinet calls, before the first move needs it: at
+    game start-up, not during a customer's game (a machine move must take at most 150 ms)."""
+    position = np.full(56, EMPTY, np.int64)
+    position[[12, 43]] = WILD
+    position[[26, 29]] = [0, 51]
+    legal = np.zeros(56, np.bool_)
+    legal[[18, 21, 25, 27, 28, 30, 34, 37]] = True
+    choose(position, legal, 7, 8, np.array([1, 2, 3, 52, 53], np.int64), 5, False)
+    choose(position, legal, 7, 8, np.array([1, 2, 3, 52, 53], np.int64), 5, True)
+    best_play(position, 27, 7, 8, 1)

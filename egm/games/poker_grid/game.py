@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 
 from egm.cards import DECK_SIZE, JOKER_TEXT, Card
 from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, RoundView, Wager
+from egm.games.poker_grid import compiled
 from egm.games.poker_grid.board import EMPTY, WILD, Layout
 from egm.games.poker_grid.paytable import PokerGridRules
 from egm.games.poker_grid.strategy import MACHINE_STRATEGIES, Strategy
@@ -80,6 +81,7 @@ class PokerGrid(Game):
             )
         self.strategy: Strategy = MACHINE_STRATEGIES[strategy]
         self.layout = Layout.from_rules(self.rules)
+        compiled.warm_up()
 
     def default_wager(self, denom_cents: int) -> Wager:
         bet = self.paytable.header.default_bet_credits
