@@ -28,7 +28,7 @@ def needed_games(sigma: float, half_width: float = LAB_HALF_WIDTH) -> int:
     """Games for a 95% interval of +-`half_width` at `sigma`: the lab's figure of merit with games/s.
 
     >>> needed_games(0.446)
-    764153
+    764128
     """
     return math.ceil((Z95 * sigma / half_width) ** 2)
 
