@@ -54,6 +54,9 @@ class CabinetConfig(Strict):
     # Game packages outside egm/games (importable from the Python path), each with a descriptor.py;
     # games inside egm/games are found by scanning and need no entry here (docs/games.md).
     game_packages: list[str] = []
+    # The pay table each game plays, by game id: a file under paytables/ (default "<game id>.toml").
+    # Poker Grid's opponent count is its pay table's: e.g. poker-grid = "poker-grid-3.toml".
+    paytables: dict[str, Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]+\.toml$")]] = {}
     ticket_expiry_days: int = Field(default=30, ge=1, le=MAX_TICKET_EXPIRY_DAYS)
     event_log_size: int = Field(default=500, ge=100)
     kiosk: bool = False

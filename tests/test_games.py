@@ -61,7 +61,8 @@ def test_games_json_lists_every_installed_game(capsys: pytest.CaptureFixture[str
                                      "steps": ["designate", "set", "complete"], "replay": True,
                                      "certify": True}
     assert games["poker-grid"] == {"id": "poker-grid", "title": "Poker Grid",
-                                   "paytables": ["paytables/poker-grid.toml"], "steps": ["play", "complete"],
+                                   "paytables": [f"paytables/poker-grid{n}.toml" for n in ("-2", "-3", "")],
+                                   "steps": ["play", "complete"],
                                    "replay": True, "certify": True}
     # every folder of egm/games with a descriptor is a game; nothing else is
     folders = {p.parent.name for p in (PROJECT_ROOT / "egm" / "games").glob("*/descriptor.py")}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from fractions import Fraction
 from pathlib import Path
@@ -20,7 +21,8 @@ from egm.rom.signing import sign_file
 from tests.rom_support import DEV_PRIVATE_KEY
 
 CONTRACT_KEYS = {"paytable_id", "paytable_sha256", "games", "seed", "rtp", "ci95", "hit_frequency", "sigma",
-                 "volatility_index", "max_win_seen", "theoretical_max_win", "exact", "games_per_second"}
+                 "volatility_index", "max_win_seen", "theoretical_max_win", "exact", "games_per_second",
+                 "needed_games_for_0_1pt"}
 
 
 @pytest.fixture
@@ -51,6 +53,10 @@ def test_json_contract(signed_copy: Path, capsys: pytest.CaptureFixture[str]) ->
     assert data["jackpot"]["player_share_check"]["agrees_at_99"]
     assert data["theoretical_max_win"] == (10 + 3 + 2 + 5 + 5) * 1  # stake + sweep + best bonuses
     assert data["best_available"]["games"] == 200
+    for one in (data, data["best_available"]):  # the lab's figure of merit, for each run
+        needed = one["needed_games_for_0_1pt"]
+        assert needed == math.ceil((1.959963984540054 * one["sigma"] / 0.001) ** 2)
+        assert one["seconds_for_0_1pt"] == pytest.approx(needed / one["games_per_second"])
     returns = sum(value * count for value, count in data["return_distribution"])
     assert Fraction(returns, 20_000 * data["stake_credits"]) == Fraction(data["rtp_fraction"])
     assert {v["jurisdiction"] for v in data["jurisdictions"]} == {"Generic GLI", "Nevada"}
@@ -87,6 +93,8 @@ def test_report_is_a_self_contained_par_sheet(signed_copy: Path, tmp_path: Path,
     assert data["paytable_sha256"] in page and "data:image/png;base64," in page
     assert page.count("<img") == 2 and "Nevada" in page and "--seed 2" in page
     assert "pair_bonus_rtp" in page and "Best available strategy: best-available/1" in page
+    assert page.count("<td>games for +-0.1 points</td>") == 2  # the reference run and the best-available run
+    assert f"{data['needed_games_for_0_1pt']:,}" in page
     assert "http://" not in page and "https://" not in page
 
 

@@ -168,6 +168,8 @@ def test_paytable_model_checks_the_board() -> None:
     assert "two apart in one line" in refused(wild_spaces=[[1, 4], [1, 6]])
     assert "reached through a wild space" in refused(wild_spaces=[[0, 1], [1, 0]])
     assert "opponents_default exceeds" in refused(opponents_default=3, opponents_max=2)
+    assert "certified for 1 opponent(s) only, so this pay table has no pays for 2, 3 opponents" in refused(
+        opponents_max=3)
     assert "rising min_margin" in refused(
         result_pays=[{"min_margin": 1, "pays": 20}, {"min_margin": 1, "pays": 30}]
     )

@@ -257,21 +257,23 @@ def test_joker_is_played_by_its_name(game: PokerGrid) -> None:
 
 
 def test_three_opponents_play_every_card(paytable: Any) -> None:
-    """The shipped pay table is heads-up only; a pay table allowing 3 opponents deals 4 seats."""
+    """The shipped pay table is heads-up only; the 3-opponent pay table deals 4 seats."""
     from types import SimpleNamespace
 
     from egm.games.poker_grid.paytable import EXAMPLE, PokerGridRules
 
-    with pytest.raises(ValueError, match="1 to 1 opponents"):
+    with pytest.raises(ValueError, match=r"pays for 1 opponent\(s\) only, not 2"):
         start(PokerGrid(paytable), opponents=2)
-    game = PokerGrid(SimpleNamespace(header=paytable.header, rules=PokerGridRules.model_validate(EXAMPLE)))
-    round_ = start(game, seed=8, opponents=3)
+    rules = PokerGridRules.model_validate({**EXAMPLE, "opponents_default": 3, "opponents_max": 3})
+    game = PokerGrid(SimpleNamespace(header=paytable.header, rules=rules))
+    round_ = start(game, seed=8)
     play_reference(round_)
     assert round_.table.seats == 4 and len(round_.table.moves) == 52
     assert sum(round_.table.scores) == sum(m.play.points for m in round_.table.moves)
     assert round_.margin == round_.table.scores[0] - max(round_.table.scores[1:])
-    with pytest.raises(ValueError, match="1 to 3 opponents"):
-        start(game, opponents=4)
+    for other in (1, 2, 4):
+        with pytest.raises(ValueError, match=rf"pays for 3 opponent\(s\) only, not {other}"):
+            start(game, opponents=other)
 
 
 def test_outcome_pays_the_margin_tier_and_awards(game: PokerGrid, paytable: Any) -> None:
@@ -294,3 +296,19 @@ def test_unknown_machine_strategy_is_refused(paytable: Any) -> None:
 def test_paytable_file_is_valid(paytable: Any) -> None:
     assert paytable.game == "poker-grid" and paytable.header.strategy == "grid-opponent/1"
     assert Path(paytable.path).name == "poker-grid.toml"
+
+
+def test_the_cabinet_plays_the_opponent_count_of_the_configured_pay_table(signed_tree: Any,
+                                                                          tmp_path: Path) -> None:
+    """The operator offers 3 opponents by configuring Poker Grid's 3-opponent pay table."""
+    from egm.cabinet import build_cabinet
+    from egm.config import load_cabinet_config
+
+    config = load_cabinet_config(signed_tree.config_path)
+    chosen = config.model_copy(update={"paytables": {"poker-grid": "poker-grid-3.toml"}})
+    cabinet = build_cabinet(chosen, tmp_path / "nvram", seed=1)
+    game = cabinet.games["poker-grid"]
+    assert game.paytable.id == "poker-grid-3opp" and game.rules.opponents_default == 3
+    assert start(game).table.seats == 4
+    wrong = config.model_copy(update={"paytables": {"poker-grid": "dragon-poker.toml"}})
+    assert "poker-grid" not in build_cabinet(wrong, tmp_path / "nvram2", seed=1).games

@@ -16,7 +16,10 @@ from egm.games.poker_grid.strategy import (
     lookahead_move,
     machine_move,
 )
+from egm.lab import certify as certify_module
 from egm.lab.adapters import LabError, adapter_for
+from egm.lab.certify import needed_games
+from egm.lab.stats import Tally
 from egm.rng import Rng
 from egm.rom import load_paytable
 
@@ -67,3 +70,48 @@ def test_lookahead_differs_from_the_machine_strategy(paytable: Any) -> None:
         differ += lookahead_move(round_.table) != machine_move(round_.table)
         round_.decide(round_.reference_decision())
     assert differ > 0
+
+
+@pytest.mark.parametrize("strategy", [MACHINE_STRATEGY, LOOKAHEAD_STRATEGY])
+def test_the_compiled_chunk_tallies_the_cabinets_games(paytable: Any, strategy: str) -> None:
+    """The chunk's tally (returns, results, awards) is the one the cabinet's Game makes of the same deals."""
+    lab = adapter_for("poker-grid")
+    customer = machine_move if strategy == MACHINE_STRATEGY else lookahead_move
+    game = PokerGrid(paytable)
+    rng = Rng.from_seed(12)
+    expected = Tally()
+    for _ in range(30):
+        round_ = game.new_round(game.default_wager(1), rng, {})
+        while not round_.finished:
+            round_.decide(round_.decision_for(*customer(round_.table)))
+        expected.games += 1
+        expected.stake += round_.wager.stake_credits
+        expected.returns[round_.outcome().win_credits] += 1
+        expected.results[round_.result] += 1
+        expected.awards.update(set(round_.awards()))
+    tally = lab.run_chunk(paytable, strategy, seed=12, games=30)
+    assert (tally.games, tally.stake, tally.returns, tally.results, tally.awards) == (
+        expected.games, expected.stake, expected.returns, expected.results, expected.awards)
+
+
+def test_the_default_run_is_conclusive_and_the_progress_bar_says_so(
+        paytable: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from egm.games.poker_grid.lab import PokerGridLab
+
+    # 800,000 games give +-0.1 points at the measured sigma 0.446; 120,000 give +-0.3 up to sigma 0.5.
+    assert needed_games(0.446) <= PokerGridLab.games_default
+    assert needed_games(0.5, 0.003) <= PokerGridLab.best_games_default
+    monkeypatch.setattr(PokerGridLab, "games_default", 40)  # keep the test short
+    monkeypatch.setattr(PokerGridLab, "best_games_default", 20)
+    labels = []
+    real_run = certify_module.run
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        labels.append(kwargs["label"])
+        return real_run(*args, **kwargs)
+
+    monkeypatch.setattr(certify_module, "run", run)
+    certify_module.certify(certify_module.Request(paytable_path=paytable.path, games=None, seed=3, workers=1))
+    assert labels == ["grid-opponent/1: 40 games (the default, for +-0.1 RTP points)",
+                      "grid-lookahead/1: 20 games (the default, for +-0.3 RTP points)",
+                      "random: 20 games (the default, for +-0.3 RTP points)"]

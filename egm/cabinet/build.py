@@ -255,12 +255,17 @@ def build_cabinet(
         refused.append(RomProblem("games", "not_loaded", "the ROM failed its self-test, so no game was "
                                   "loaded; restore the ROM and power-cycle"))
     for game_id in game_ids if game_ids is not None else config.games:
-        path = root / "paytables" / f"{game_id}.toml"
+        name = config.paytables.get(game_id, f"{game_id}.toml")
         try:
-            paytable = load_paytable(path, root=root, trusted_keys=trusted_keys, manifest_path=manifest_path)
+            paytable = load_paytable(root / "paytables" / name, root=root, trusted_keys=trusted_keys,
+                                     manifest_path=manifest_path)
+            if paytable.game != game_id:
+                refused.append(RomProblem(f"paytables/{name}", "changed",
+                                          f"pay table refused: it is for {paytable.game}, not {game_id}"))
+                continue
             games[game_id] = game_class(game_id)(paytable)  # a pay-table asset it names is checked here
         except PaytableError as exc:
-            refused.append(RomProblem(f"paytables/{game_id}.toml", "changed", f"pay table refused: {exc}"))
+            refused.append(RomProblem(f"paytables/{name}", "changed", f"pay table refused: {exc}"))
 
     def rom_check() -> Any:
         check = verify_rom(root, trusted_keys, manifest_path)

@@ -60,6 +60,10 @@ class LabAdapter(ABC):
     # for a conclusive interval at what the game's simulation costs.
     games_default: ClassVar[int] = 1_000_000
     best_games_default: ClassVar[int] = 20_000
+    # The 95% half-width (RTP points) each default is sized for, if the game states one: the progress
+    # bar says so when a run uses the default.
+    games_default_half_width: ClassVar[float | None] = None
+    best_games_default_half_width: ClassVar[float | None] = None
 
     @abstractmethod
     def chunk_games(self, strategy: str) -> int:

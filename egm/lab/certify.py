@@ -7,6 +7,7 @@ the exact figures; `runner` runs the chunks; `verdict` judges each jurisdiction.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from importlib.metadata import PackageNotFoundError, version
@@ -17,9 +18,20 @@ from egm.config import CONFIG_DIR, JurisdictionConfig, load_jurisdiction
 from egm.lab.adapters import ExactFigure, LabAdapter, LabError, adapter_for
 from egm.lab.rng_record import BatteryRecord, load_record
 from egm.lab.runner import RunResult, plan_chunks, run
-from egm.lab.stats import Summary, jackpot_share_check, return_quantiles, summarize
+from egm.lab.stats import Z95, Summary, jackpot_share_check, return_quantiles, summarize
 from egm.lab.verdict import AwardEstimate, Verdict, estimate_awards, judge, strategy_check
 from egm.rom import PayTable, load_paytable
+
+LAB_HALF_WIDTH = 0.001  # the lab's precision: a 95% half-width of 0.1 percentage points of RTP
+
+
+def needed_games(sigma: float, half_width: float = LAB_HALF_WIDTH) -> int:
+    """Games for a 95% interval of +-`half_width` at `sigma`: the lab's figure of merit with games/s.
+
+    >>> needed_games(0.446)
+    764128
+    """
+    return math.ceil((Z95 * sigma / half_width) ** 2)
 
 
 def software_version() -> str:
@@ -59,7 +71,8 @@ class StrategyRun:
 
     def to_dict(self) -> dict[str, Any]:
         return {"strategy": self.strategy, **self.summary.to_dict(),
-                "games_per_second": self.result.games_per_second, "partial": self.result.partial}
+                "games_per_second": self.result.games_per_second, "partial": self.result.partial,
+                **figure_of_merit(self.summary, self.result)}
 
 
 @dataclass
@@ -110,6 +123,7 @@ class Certification:
             "exact": {f.name: f.as_float() for f in self.exact},
             "exact_methods": {f.name: f.method for f in [*self.exact, self.max_win]},
             "games_per_second": self.reference.games_per_second,
+            **figure_of_merit(s, self.reference),
             "chunks": {"done": self.reference.chunks_done, "planned": self.reference.chunks_planned,
                        "games_each": self.adapter.chunk_games(self.adapter.reference_strategy)},
             "awards": {a.name: a.to_dict() for a in self.awards},
@@ -126,6 +140,21 @@ class Certification:
         for bound in self.bounds:
             out[bound.role] = bound.to_dict()
         return out
+
+
+def figure_of_merit(summary: Summary, result: RunResult) -> dict[str, float | int | None]:
+    """A run's games for +-0.1 RTP points at its measured sigma, and the time that takes at its games/s."""
+    needed = needed_games(summary.sigma)
+    rate = result.games_per_second
+    return {"needed_games_for_0_1pt": needed, "seconds_for_0_1pt": needed / rate if rate > 0 else None}
+
+
+def _default_note(games: int, default: int, half_width: float | None) -> str:
+    """The progress bar's note on a run of the game's default size, e.g. ": 800,000 games (the default,
+    for +-0.1 RTP points)"."""
+    if games != default or half_width is None:
+        return ""
+    return f": {games:,} games (the default, for +-{half_width:g} RTP points)"
 
 
 def _jurisdictions(names: tuple[str, ...]) -> list[JurisdictionConfig]:
@@ -154,8 +183,9 @@ def certify(request: Request) -> Certification:
 
     strategy = adapter.reference_strategy
     chunks = plan_chunks(request.seed, request.games, adapter.chunk_games(strategy))
+    target = _default_note(request.games, adapter.games_default, adapter.games_default_half_width)
     reference = run(paytable.game, paytable, strategy, chunks, workers=request.workers,
-                    scheduler=request.scheduler, progress=request.progress, label=strategy)
+                    scheduler=request.scheduler, progress=request.progress, label=f"{strategy}{target}")
     if reference.tally.games == 0:
         raise LabError("the run was stopped before its first chunk finished; there is nothing to report")
     reference_summary = summarize(reference.tally)
@@ -165,8 +195,10 @@ def certify(request: Request) -> Certification:
         if not bound or not request.best_games or reference.partial or any(b.result.partial for b in bounds):
             continue
         chunks = plan_chunks(request.seed, request.best_games, adapter.chunk_games(bound))
+        target = _default_note(request.best_games, adapter.best_games_default,
+                               adapter.best_games_default_half_width)
         result = run(paytable.game, paytable, bound, chunks, workers=request.workers,
-                     scheduler=request.scheduler, progress=request.progress, label=bound)
+                     scheduler=request.scheduler, progress=request.progress, label=f"{bound}{target}")
         if result.tally.games:
             bounds.append(StrategyRun(role, bound, result, summarize(result.tally)))
 

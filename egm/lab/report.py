@@ -13,7 +13,7 @@ import html
 import io
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from egm.lab.adapters import LabError
 from egm.lab.stats import Z95, convergence
@@ -123,6 +123,15 @@ def _rng_section(result: Certification) -> str:
     return "".join(parts)
 
 
+def _merit_rows(run: dict[str, Any]) -> list[list[str]]:
+    """The lab's figure of merit: games for +-0.1 RTP points at the measured sigma, and the time."""
+    seconds = run["seconds_for_0_1pt"]
+    return [["games for +-0.1 points", f"{run['needed_games_for_0_1pt']:,}",
+             "(1.96 sigma / 0.001)^2 at the measured sigma"],
+            ["time for +-0.1 points", f"{seconds / 60:,.1f} min" if seconds is not None else "n/a",
+             "games for +-0.1 points / games per second"]]
+
+
 def render_report(result: Certification) -> str:
     data = result.to_json()
     s = result.reference_summary
@@ -144,13 +153,16 @@ def render_report(result: Certification) -> str:
            "smallest return r with P(return <= r) >= level, from the exact histogram"]
           for level, value in data["return_quantiles"].items()),
         ["games per second", f"{data['games_per_second']:,.0f}", "simulated games / wall time"],
+        *_merit_rows(data),
     ]
     bounds = "".join(
         f"<h2>{e(b.role.replace('_', ' ').capitalize())} strategy: {e(b.strategy)}</h2>"
         f"<p>{e(result.adapter.strategy_methods.get(b.strategy, ''))}</p>"
         + _table([["games", f"{b.summary.games:,}"], ["RTP", f"{float(b.summary.rtp):.5%}"],
                   ["95% interval", f"{b.summary.ci95[0]:.5%} to {b.summary.ci95[1]:.5%}"],
-                  ["sigma", f"{b.summary.sigma:.5f}"]], ["figure", "value"])
+                  ["sigma", f"{b.summary.sigma:.5f}"],
+                  ["games per second", f"{data[b.role]['games_per_second']:,.0f}"],
+                  *([name, value] for name, value, _ in _merit_rows(data[b.role]))], ["figure", "value"])
         for b in result.bounds)
     exact = [[e(f.name), f.formatted(), e(f.method)] for f in [*result.exact, result.max_win]]
     share = data["jackpot"]["player_share_check"]

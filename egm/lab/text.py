@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from egm.lab.certify import Certification
+
+
+def _merit(run: dict[str, Any]) -> str:
+    """The lab's figure of merit of a run: games/s, and games (and time) for +-0.1 points at its sigma."""
+    seconds = run["seconds_for_0_1pt"]
+    time = f", {seconds / 60:,.1f} min at this rate" if seconds is not None else ""
+    return (f"{run['games_per_second']:,.0f} games/s; +-0.1 points needs "
+            f"{run['needed_games_for_0_1pt']:,} games at sigma {run['sigma']:.4f}{time}")
 
 
 def render_text(result: Certification) -> str:
@@ -24,6 +32,7 @@ def render_text(result: Certification) -> str:
     lines += [
         "",
         f"Simulation, strategy {data['strategy']} ({data['games_per_second']:,.0f} games/s)",
+        "  precision           " + _merit(data),
         f"  RTP                 {float(s.rtp):.4%}  (95% interval {s.ci95[0]:.4%} to {s.ci95[1]:.4%})",
         f"  hit frequency       {float(s.hit_frequency):.4%}  (any return); win frequency "
         f"{float(s.win_frequency):.4%} (return above stake)",
@@ -35,7 +44,8 @@ def render_text(result: Certification) -> str:
     for bound in result.bounds:
         b = bound.summary
         lines.append(f"  {bound.role.replace('_', ' ')} ({bound.strategy}, {b.games:,} games): "
-                     f"RTP {float(b.rtp):.4%} (95% interval {b.ci95[0]:.4%} to {b.ci95[1]:.4%})")
+                     f"RTP {float(b.rtp):.4%} (95% interval {b.ci95[0]:.4%} to {b.ci95[1]:.4%}); "
+                     + _merit(data[bound.role]))
     share = data["jackpot"]["player_share_check"]
     if share is not None:
         verdict = "agrees" if share["agrees_at_99"] else "DISAGREES"

@@ -1,4 +1,4 @@
-"""The Poker Grid board: its squares, which squares a card may go on, and the lines through a square.
+"""The Poker Grid board: its squares, and which squares a card may go on.
 
 The geometry is the shared `egm.games.grid.Grid`; squares are numbered row-major from the top left
 (square = row * cols + col). A board position is a list with one entry per square: a card index (0..53),
@@ -60,24 +60,3 @@ class Layout(Grid):
             for square, held in enumerate(position)
             if held == EMPTY and any(position[n] >= 0 for n in self.neighbours(square))
         ]
-
-    def arms(self, position: Sequence[int], square: int, line: str) -> tuple[list[int], list[int]]:
-        """The squares that can join a hand with a card placed on `square`, along `line`: going back
-        (left or up) and forward (right or down), nearest first, at most 4 each way.
-
-        An arm runs over cards and stops at an empty square or the board's edge. A wild space joins
-        only when it is right next to `square` (a wild space is wild for the card played next to it),
-        and the arm may run on past it; a wild space further out ends the arm.
-        """
-        back, forward = self.line(square, line)
-        return self._arm(position, back), self._arm(position, forward)
-
-    @staticmethod
-    def _arm(position: Sequence[int], squares: range) -> list[int]:
-        arm: list[int] = []
-        for square in squares:
-            held = position[square]
-            if held == EMPTY or (held == WILD and arm) or len(arm) == MAX_HAND - 1:
-                break
-            arm.append(square)
-        return arm

@@ -1,7 +1,7 @@
 """Poker Grid on the cabinet: the `Game` plug-in.
 
-The stake (`stake_units` units of the bet) buys one game against machine opponents (the pay
-table's default count, or any count up to its maximum); a wager the pay table does not offer is refused
+The stake (`stake_units` units of the bet) buys one game against machine opponents (as many as the
+pay table's pays are certified for); a wager the pay table does not offer is refused
 (`Game.refuse_wager`). The customer (seat 0) places a card with
 `Decision("place", {"card": "As", "row": r, "col": c})`; the machine opponents' turns follow at once,
 by the pay table's machine strategy, so the turn is the customer's again whenever the round waits
@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 
 from egm.cards import DECK_SIZE, JOKER_TEXT, Card
 from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, RoundView, Wager
+from egm.games.poker_grid import compiled
 from egm.games.poker_grid.board import EMPTY, WILD, Layout
 from egm.games.poker_grid.paytable import PokerGridRules
 from egm.games.poker_grid.strategy import MACHINE_STRATEGIES, Strategy
@@ -57,6 +58,13 @@ def move_json(layout: Layout, move: Move) -> dict[str, Any]:
     }
 
 
+def shuffled_deck(rng: Rng) -> list[int]:
+    """The round's deck (the game's only randomness); the lab deals its compiled games from it too."""
+    deck = list(range(DECK_SIZE))
+    rng.shuffle(deck)
+    return deck
+
+
 class PokerGrid(Game):
     game_id: ClassVar[str] = "poker-grid"
     title: ClassVar[str] = "Poker Grid"
@@ -73,6 +81,7 @@ class PokerGrid(Game):
             )
         self.strategy: Strategy = MACHINE_STRATEGIES[strategy]
         self.layout = Layout.from_rules(self.rules)
+        compiled.warm_up()
 
     def default_wager(self, denom_cents: int) -> Wager:
         bet = self.paytable.header.default_bet_credits
@@ -83,16 +92,17 @@ class PokerGrid(Game):
         self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int], opponents: int | None = None
     ) -> PokerGridRound:
         """Shuffle the deck (the round's only randomness) and deal. `opponents` defaults to the pay
-        table's `opponents_default` and may be 1 .. `opponents_max`."""
+        table's `opponents_default`, the one count its pays are certified for (paytable.PokerGridRules)."""
         self.check_wager(wager)
         opponents = self.rules.opponents_default if opponents is None else opponents
-        if not 1 <= opponents <= self.rules.opponents_max:
+        certified = self.rules.opponents_default
+        if not certified <= opponents <= self.rules.opponents_max:
             raise ValueError(
-                f"this pay table allows 1 to {self.rules.opponents_max} opponents, not {opponents}"
+                f"this pay table has pays for {certified} opponent(s) only, not {opponents}; "
+                "choose the pay table certified for that opponent count"
             )
-        deck = list(range(DECK_SIZE))
-        rng.shuffle(deck)
-        return PokerGridRound(self, wager, Table(self.layout, self.rules.hand_size, 1 + opponents, deck))
+        table = Table(self.layout, self.rules.hand_size, 1 + opponents, shuffled_deck(rng))
+        return PokerGridRound(self, wager, table)
 
     def restore(self, record: Mapping[str, Any]) -> PokerGridRound:
         opened = open_record(record, self.game_id, RECORD_FORMAT)
@@ -179,7 +189,7 @@ class PokerGridRound(Round):
             raise RuntimeError("the game is not over yet; the outcome exists once every card is played")
         rules = self.game.rules
         awards = self.awards()
-        units = rules.result_units(self.margin) + sum(rules.hand_awards.for_hand(hand) for hand in awards)
+        units = rules.won_units(self.margin, awards)
         return Outcome(
             win_credits=units * self.wager.bet_credits,
             result_code={"win": "W", "tie": "T", "loss": "L"}[self.result] + f"{self.margin:+d}",

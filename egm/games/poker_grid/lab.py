@@ -6,23 +6,31 @@
 * `random` (the lower bound): a uniformly random legal placement each turn, from a stream derived
   from the chunk seed, separate from the deal, so the deals are the reference run's.
 
-Games run through the cabinet's own `Game` (the reference engine; there is no compiled kernel), the
-deal drawn from `Rng.from_seed(chunk seed)` game after game, heads-up (the pay table's default
-opponent count). Awards are counted as games in which the customer made the hand at least once.
+The reference and best-available games are whole games of the engine's compiled hot paths
+(`compiled.play_game`: the cabinet's own scoring and strategies, dealt and played as `table.Table`
+does; tests/test_poker_grid_compiled.py holds it to the cabinet's `Game`, move for move and score for
+score). The random player draws from a Python stream, so its games run through the cabinet's `Game`
+itself (its opponents' moves compiled). Each deal is `game.shuffled_deck` from `Rng.from_seed(chunk
+seed)`, game after game, against the pay table's opponent count. Awards are counted as games in which
+the customer made the hand at least once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from egm.games.poker_grid.game import PokerGrid
+import numpy as np
+
+from egm.cards import DECK_SIZE
+from egm.games.poker_grid import compiled
+from egm.games.poker_grid.game import CUSTOMER, PokerGrid, shuffled_deck
 from egm.games.poker_grid.paytable import HandAwards, PokerGridRules
+from egm.games.poker_grid.scoring import HAND_NAMES
 from egm.games.poker_grid.strategy import (
     LOOKAHEAD_STRATEGY,
     MACHINE_STRATEGY,
     RANDOM_STRATEGY,
-    Strategy,
-    lookahead_move,
     random_player,
 )
 from egm.lab.adapters import ExactFigure, LabAdapter, LabError
@@ -61,44 +69,38 @@ class PokerGridLab(LabAdapter):
     best_strategy = LOOKAHEAD_STRATEGY
     lower_strategy = RANDOM_STRATEGY
     strategy_methods = STRATEGY_METHODS
-    games_default = 5_000  # the reference engine plays about 5-10 games/s a core: about 10 minutes
-    best_games_default = 2_000  # the lookahead plays about 5 games/s a core
+    # The reference reaches a 95% half-width of 0.1 RTP points (sigma about 0.45: 760,000 games) in
+    # about 10 minutes on 2 cores; the bounding runs about 0.3 points (docs/poker-grid.md).
+    games_default = 800_000
+    best_games_default = 120_000
+    games_default_half_width = 0.1
+    best_games_default_half_width = 0.3
 
     def chunk_games(self, strategy: str) -> int:
-        return 100
-
-    def _customer(self, strategy: str, seed: int) -> Strategy | None:
-        """The customer seat's strategy; None for the reference (the round's own reference decision)."""
-        if strategy == MACHINE_STRATEGY:
-            return None
-        if strategy == LOOKAHEAD_STRATEGY:
-            return lookahead_move
-        if strategy == RANDOM_STRATEGY:
-            return random_player(Rng.from_seed(derive_seed(seed, "random-player")))
-        raise LabError(f"Poker Grid has no strategy '{strategy}'; use {sorted(STRATEGY_METHODS)}")
+        return 100 if strategy == RANDOM_STRATEGY else 1_000
 
     def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int) -> Tally:
-        rules_of(paytable)
-        customer = self._customer(strategy, seed)
+        rules = rules_of(paytable)
+        if strategy not in STRATEGY_METHODS:
+            raise LabError(f"Poker Grid has no strategy '{strategy}'; use {sorted(STRATEGY_METHODS)}")
         game = PokerGrid(paytable)
         wager = game.default_wager(1)
-        rng = Rng.from_seed(seed)
         tally = Tally()
         returns = []
-        for _ in range(games):
-            round_ = game.new_round(wager, rng, {})
-            while not round_.finished:
-                if customer is None:
-                    round_.decide(round_.reference_decision())
-                else:
-                    round_.decide(round_.decision_for(*customer(round_.table)))
-            outcome = round_.outcome()
+        if strategy == RANDOM_STRATEGY:
+            played = _engine_games(game, seed, games)
+        else:
+            played = _compiled_games(game, seed, games, lookahead=strategy == LOOKAHEAD_STRATEGY)
+        for scores, hands in played:
+            margin = scores[CUSTOMER] - max(scores[1:])
+            awarded = [hand for hand in hands if rules.hand_awards.for_hand(hand)]
+            win = rules.won_units(margin, awarded) * wager.bet_credits
             tally.games += 1
             tally.stake += wager.stake_credits
-            tally.returns[outcome.win_credits] += 1
-            tally.results[round_.result] += 1
-            tally.awards.update(set(round_.awards()))
-            returns.append(outcome.win_credits)
+            tally.returns[win] += 1
+            tally.results["win" if margin > 0 else "tie" if margin == 0 else "loss"] += 1
+            tally.awards.update(set(awarded))
+            returns.append(win)
         tally.trace = segment_trace(returns)
         return tally
 
@@ -123,3 +125,35 @@ class PokerGridLab(LabAdapter):
             f"upper bound: ({top_result} units for the top result + {top_award} units for the top award "
             f"on each of the customer's {placements} placements) x bet {bet}",
         )
+
+
+Played = Iterator[tuple[list[int], list[str]]]  # each game's scores and the customer's scoring hands
+
+
+def _compiled_games(game: PokerGrid, seed: int, games: int, lookahead: bool) -> Played:
+    """Whole games of the compiled engine, the customer at grid-opponent/1 or grid-lookahead/1."""
+    layout, rules = game.layout, game.rules
+    rng = Rng.from_seed(seed)
+    starters = np.array(layout.starter_squares, np.int64)
+    wilds = np.array(layout.wild_squares, np.int64)
+    moves = np.empty((DECK_SIZE, 4), np.int64)
+    for _ in range(games):
+        deck = np.array(shuffled_deck(rng), np.int64)
+        scores = compiled.play_game(deck, 1 + rules.opponents_default, rules.hand_size, layout.rows,
+                                    layout.cols, starters, wilds, lookahead, moves)
+        placed = moves[: DECK_SIZE - starters.size]
+        hands = [HAND_NAMES[int(p)] for seat, _, _, p in placed if seat == CUSTOMER and p]
+        yield [int(s) for s in scores], hands
+
+
+def _engine_games(game: PokerGrid, seed: int, games: int) -> Played:
+    """Games of the cabinet's `Game`, the customer a random player from a stream of its own."""
+    rng = Rng.from_seed(seed)
+    customer = random_player(Rng.from_seed(derive_seed(seed, "random-player")))
+    wager = game.default_wager(1)
+    for _ in range(games):
+        round_ = game.new_round(wager, rng, {})
+        while not round_.finished:
+            round_.decide(round_.decision_for(*customer(round_.table)))
+        hands = [m.play.hand for m in round_.table.moves if m.seat == CUSTOMER and m.play.hand]
+        yield list(round_.table.scores), hands

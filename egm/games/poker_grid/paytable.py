@@ -36,7 +36,7 @@ EXAMPLE: dict[str, Any] = {
     "wild_spaces": [[1, 4], [5, 3]],
     "hand_size": 5,
     "opponents_default": 1,
-    "opponents_max": 3,
+    "opponents_max": 1,
     "stake_units": 10,
     "result_pays": [
         {"min_margin": -8, "pays": 4},
@@ -71,7 +71,11 @@ class HandAwards(Strict):
 
 
 class PokerGridRules(Strict):
-    """Board geometry, seats and pays. Rows and columns are numbered from 0, top left."""
+    """Board geometry, seats and pays. Rows and columns are numbered from 0, top left.
+
+    A pay table's pays hold for one opponent count (`opponents_default`, with `opponents_max` equal to
+    it): the best opponent's score rises with every seat, so each count is certified with pays of its
+    own, in a pay table of its own (one certificate, one RTP each)."""
 
     rows: int = Field(ge=1)
     cols: int = Field(ge=1)
@@ -115,6 +119,14 @@ class PokerGridRules(Strict):
             )
         if self.opponents_default > self.opponents_max:
             raise ValueError("opponents_default exceeds opponents_max; lower it or raise the maximum")
+        if self.opponents_max != self.opponents_default:
+            certified = self.opponents_default
+            others = ", ".join(str(n) for n in range(certified + 1, self.opponents_max + 1))
+            raise ValueError(
+                f"the pays are certified for {certified} opponent(s) only, so this pay table has "
+                f"no pays for {others} opponents; make opponents_max {certified}, and give each "
+                "other opponent count a pay table of its own (e.g. paytables/poker-grid-3.toml)"
+            )
         seats = 1 + self.opponents_max
         if seats * self.hand_size + len(self.starter_spaces) > DECK_SIZE:
             raise ValueError(
@@ -163,6 +175,10 @@ class PokerGridRules(Strict):
     @property
     def side_bet_limits(self) -> dict[str, int]:
         return {}  # Poker Grid has no side bet
+
+    def won_units(self, margin: int, hands: list[str]) -> int:
+        """Units a game pays: its result by `margin`, plus the award of each of the customer's `hands`."""
+        return self.result_units(margin) + sum(self.hand_awards.for_hand(hand) for hand in hands)
 
     def result_units(self, margin: int) -> int:
         """Units the result pays: margin = customer score - best opponent score."""

@@ -5,7 +5,7 @@ Interpretation (docs/poker-grid.md):
 
 * A hand is a run of 2 to 5 consecutive squares along one row or one column that holds the placed
   square; every square of it holds a card or is a wild space next to the placed square
-  (see `Layout.arms`). The cards may be in any order.
+  (`compiled._arm`). The cards may be in any order.
 * Jokers and wild spaces are fully wild, and may stand for a card already in the hand.
 * 5-card hands rank as in poker (egm.poker). Shorter hands rank only by matching ranks: 2 cards make
   a pair; 3 cards a pair or three of a kind; 4 cards a pair, two pair, three or four of a kind. No
@@ -29,12 +29,15 @@ Interpretation (docs/poker-grid.md):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
 from egm import poker
 from egm.cards import JOKER_INDICES, Card
+from egm.games.poker_grid import compiled
 from egm.games.poker_grid.board import LINES, MAX_HAND, WILD, Layout
 
 JOKER = JOKER_INDICES[0]  # jokers and wild spaces are alike in a hand: all stand for any card
@@ -125,76 +128,17 @@ def _matching_hand(cards: tuple[int, ...]) -> str | None:
     return None
 
 
-@lru_cache(maxsize=1 << 18)
-def _contributed_points(placed: int, others: tuple[int, ...]) -> tuple[str | None, int]:
-    """The hand and points of `placed` with `others` (keys as `_key` makes them, sorted), or
-    (None, 0) when the placed card does not contribute. (The caches memoise pure functions.)"""
-    hand = _hand(tuple(sorted((placed, *others))))
-    points = points_for(hand)
-    if points > points_for(_hand(others)):
-        return hand, points
-    return None, 0
-
-
-@dataclass(frozen=True)
-class Reach:
-    """The hands a card placed on `square` could score in, in tie-break order: (line, squares in
-    order along the line, the other cards as a sorted key, whether suits count). Built once per
-    square and position, then asked for any card."""
-
-    square: int
-    hands: tuple[tuple[str, tuple[int, ...], tuple[int, ...], bool], ...]
-    flush_suits: frozenset[int]  # suits a placed card could make a flush in (5-card hands only)
-
-    @classmethod
-    def of(cls, layout: Layout, position: Sequence[int], square: int) -> Reach:
-        hands = []
-        flush_suits = set()
-        for line in LINES:
-            back, forward = layout.arms(position, square, line)
-            for size in range(2, MAX_HAND + 1):
-                suited = size == MAX_HAND
-                for taken_back in range(min(len(back), size - 1), -1, -1):
-                    taken_forward = size - 1 - taken_back
-                    if taken_forward > len(forward):
-                        break
-                    others = [position[s] for s in (*back[:taken_back], *forward[:taken_forward])]
-                    key = tuple(sorted(_key(c, suited) for c in others))
-                    squares = (*reversed(back[:taken_back]), square, *forward[:taken_forward])
-                    hands.append((line, squares, key, suited))
-                    suits = {c & 3 for c in key if c < JOKER}
-                    if suited and len(suits) == 1:
-                        flush_suits |= suits
-        return cls(square, tuple(hands), frozenset(flush_suits))
-
-    def play(self, card: int) -> Play:
-        """The play of `card` onto the square: the first hand of the most points, or NO_SCORE."""
-        best = NO_SCORE
-        for line, squares, key, suited in self.hands:
-            hand, points = _contributed_points(_key(card, suited), key)
-            if points > best.points:
-                best = Play(line, squares, hand, points)
-        return best
-
-    def points(self, card: int) -> int:
-        """The points of `card` onto the square (`play(card).points`, without building the play)."""
-        return max((_contributed_points(_key(card, suited), key)[1] for _, _, key, suited in self.hands),
-                   default=0)
-
-    def points_each(self, cards: Iterable[int]) -> list[int]:
-        """`points(card)` for each card, working each out once per class of cards that play alike
-        here: jokers; natural cards of one rank whose suit cannot make a flush here."""
-        known: dict[tuple[int, int], int] = {}
-        out = []
-        for card in cards:
-            suit = card & 3 if card < JOKER and card & 3 in self.flush_suits else -1
-            kind = (JOKER, 0) if card >= JOKER else (card >> 2, suit)
-            if kind not in known:
-                known[kind] = self.points(card)
-            out.append(known[kind])
-        return out
+HAND_NAMES = {points: hand for hand, points in HAND_POINTS.items()}
 
 
 def score(layout: Layout, position: Sequence[int], square: int, card: int) -> Play:
-    """The play of `card` onto the empty `square` of `position` (the position is not changed)."""
-    return Reach.of(layout, position, square).play(card)
+    """The play of `card` onto the empty `square` of `position` (the position is not changed), by the
+    compiled scoring (`compiled.best_play`, held to `hand_name` by tests/test_poker_grid_compiled.py)."""
+    points, line, back, forward = compiled.best_play(np.array(position, np.int64), square, layout.rows,
+                                                     layout.cols, card)
+    if not points:
+        return NO_SCORE
+    name = LINES[line]
+    behind, ahead = layout.line(square, name)
+    squares = (*reversed(behind[:back]), square, *ahead[:forward])
+    return Play(name, squares, HAND_NAMES[int(points)], int(points))
