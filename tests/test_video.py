@@ -273,6 +273,9 @@ def test_operator_menu_recall_and_ram_clear_behind_confirmation(session: Session
     set_step(session)
     session.key("h")
     session.wait(dp.REVEAL_S + 0.5)
+    session.key("c")  # a RAM clear is refused while credit remains: cash it out first
+    session.wait(5.0)
+    session.key("escape")
     session.key("f10")
     assert session.state == "audit"
     scene = session.video.scene

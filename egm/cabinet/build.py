@@ -192,6 +192,10 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart):
                 self._finish_round()
         if memory.get("handpay") is not None:
             self.recovered.append("hand pay")
+        if self.round is None and self.last_outcome is None:
+            # the last game's outcome is shown again after power returns (it may have been cut mid-reveal)
+            for last in memory.recall()[:1]:
+                self.last_outcome = {k: v for k, v in last["outcome"].items() if k != "summary"}
 
     # --- the button panel: its buttons are the player's actions of the other parts --------------------
     def _button(self, event: ButtonChanged) -> Result:

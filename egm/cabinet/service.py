@@ -15,6 +15,7 @@ from egm.events import (
     RunRomCheck,
 )
 from egm.memory.store import Transaction, WagerMemory
+from egm.money import format_cents
 
 from .core import CabinetPart
 
@@ -53,6 +54,10 @@ class ServicePart(CabinetPart):
     def _ram_clear(self, event: RamClear) -> Result:
         if not self._allowed("ram_clear"):
             return self._not_now(event, "a RAM clear (operator menu only)")
+        owed = self._owed_before_ram_clear()
+        if owed:
+            return self._refuse(event, f"RAM clear refused: settle {' and '.join(owed)} first.")
+        final = self._final_meters()
         if self.memory is not None:
             self.memory.close()
         self.memory = WagerMemory.clear(
@@ -65,13 +70,45 @@ class ServicePart(CabinetPart):
         self.round = None
         self.last_outcome = None
         self._commit(
-            lambda tx: tx.log("ram_clear", "RAM clear by the operator: meters, recall and log erased.")
+            lambda tx: tx.log(
+                "ram_clear",
+                "RAM clear by the operator: meters, recall and log erased "
+                f"(credit on the meter before the clear: {format_cents(final.get('current_credits', 0))}).",
+                final_meters=final,
+            )
         )
         self.machine.trigger("ram_clear")
         self.machine.trigger("ram_cleared")
         self._run_rom_check()
         self._settle()
         return ACCEPTED
+
+    def _owed_before_ram_clear(self) -> list[str]:
+        """What a RAM clear would wipe that belongs to a player: each names what to settle first. A
+        RAM-error or accounting-error tilt's memory cannot be trusted, so it cannot hold the clear back."""
+        memory = self.memory
+        if memory is None or self._ram_error or memory.get("accounting_error"):
+            return []  # the clear is the only way out of these tilts; its log entry keeps the final meters
+        owed = []
+        if self.credits_cents:
+            credit = format_cents(self.credits_cents)
+            owed.append(f"the {credit} of credit on the meter (cash out or hand pay it)")
+        handpay = memory.get("handpay")
+        if handpay is not None:
+            amount = format_cents(int(handpay["amount_cents"]))
+            owed.append(f"the pending hand pay of {amount} (attendant key)")
+        if memory.get("cashout") is not None:
+            owed.append("the ticket being printed")
+        if self.round is not None:
+            owed.append("the game in progress (close the operator menu and finish it)")
+        return owed
+
+    def _final_meters(self) -> dict[str, int]:
+        """The meters as they stand before a clear (kept in the clear's log entry, which survives it)."""
+        if self.memory is None or self._ram_error:
+            return {}
+        record = self.memory.meters.to_record()
+        return {k: int(v) for k, v in record.items() if isinstance(v, int)}
 
     def _operator_rom_check(self, event: RunRomCheck) -> Result:
         if self.state != "audit":

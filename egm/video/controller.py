@@ -185,6 +185,9 @@ class VideoController:
         elif raw.get("last_outcome") and raw["last_outcome"] != self.shown_outcome:
             self.shown_outcome = raw["last_outcome"]
             self.table = self._finished_table(raw["last_outcome"])
+            finished = self.table["view"] if self.table else None
+            if finished is not None:  # the bet in force for that game stays shown (after a restart too)
+                self.bet_credits[finished.game_id] = finished.bet_credits
         elif raw.get("last_outcome") is None:
             self.table = None  # a RAM clear forgot the last hand
         display = {**raw, "game": self.table}
@@ -217,6 +220,7 @@ class VideoController:
     def render(self) -> pygame.Surface:
         """Draw the current frame on the logical 1920x1080 surface and return it."""
         surface, frame, kit = self.logical, self.frame, self.res.kit
+        kit.drawn.clear()
         surface.fill(CABINET)
         surface.set_clip(CONTENT_RECT)
         self.scene.draw(surface, frame)
@@ -424,6 +428,9 @@ class VideoController:
         if name == "shutdown":
             self.running = False
         elif name == "menu":
+            if self.scene.busy(self.frame):  # the reveal is never skipped, not even to the menu
+                self.toast(WAIT_REVEAL)
+                return
             self.table = None
             self._refresh()
         elif name == "deal":

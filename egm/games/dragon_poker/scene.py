@@ -343,7 +343,7 @@ class DragonPokerScene(Scene):
         self._sync(frame)
         view, kit = frame.table, self.res.kit
         surface.blit(self.table(), CONTENT_RECT)
-        self._draw_header(surface, kit, view)
+        self._draw_header(surface, kit, frame)
         step = dv.step(view)
         if step == "designate":
             self._draw_designate(surface, frame)
@@ -353,11 +353,19 @@ class DragonPokerScene(Scene):
             self._draw_reveal(surface, frame)
         self._draw_side(surface, frame)
 
-    def _draw_header(self, surface: pygame.Surface, kit: Kit, view: dict[str, Any]) -> None:
-        box = JACKPOT_RECT
+    def jackpot_shown(self, frame: Frame) -> int:
+        """The jackpot meter (cents): during the reveal it keeps the value before the hand, so it never
+        tells the result before the cards do."""
+        view = frame.table
+        if dv.step(view) == "complete" and self.phase(frame) < POINTS:
+            return int(dv.money(view).get("pool_before_cents", dv.jackpot_cents(view)))
+        return dv.jackpot_cents(view)
+
+    def _draw_header(self, surface: pygame.Surface, kit: Kit, frame: Frame) -> None:
+        box, view = JACKPOT_RECT, frame.table
         kit.text(
             surface,
-            money(dv.jackpot_cents(view)),
+            money(self.jackpot_shown(frame)),
             (box.centerx, box.bottom - 6),
             56,
             WHITE,

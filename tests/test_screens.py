@@ -1,0 +1,149 @@
+"""Issue 18: the cabinet as players and technicians expect it. Each reported defect is reproduced
+here through the headless shell (real pygame events on an injected clock, SDL dummy drivers)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from egm.config import load_cabinet_config
+from egm.events import RamClear
+from egm.games.dragon_poker.screenshots import set_step
+from egm.video.screenshot import credit
+from egm.video.session import Session
+from egm.video.theme import money
+
+GAME = ["dragon-poker"]
+
+
+@pytest.fixture
+def config(signed_tree):
+    return load_cabinet_config(signed_tree.config_path)
+
+
+@pytest.fixture
+def session(config, tmp_path: Path):
+    s = Session(config, tmp_path / "nvram", seed=7, game_ids=GAME)
+    yield s
+    s.close()
+
+
+def drawn(s: Session) -> list[str]:
+    """Every text the shell drew in a fresh frame."""
+    s.render()
+    return list(s.video.res.kit.drawn)
+
+
+def toasts(s: Session) -> list[str]:
+    return [t.text for t in s.video.toasts]
+
+
+def start_reveal(s: Session) -> None:
+    """A Dragon hand set the house way: the round is settled and its reveal has begun."""
+    set_step(s)
+    s.key("h")
+    s.wait(0.2)
+    assert s.video.scene.busy(s.video.frame)
+
+
+def reveal_moving_the_jackpot(s: Session) -> tuple[int, int]:
+    """Play hands until one's reveal changes the jackpot; return (before, after) in cents."""
+    for _ in range(30):
+        start_reveal(s)
+        pays = s.video.frame.view.table["money"]
+        if pays["pool_before_cents"] != pays["pool_after_cents"]:
+            return pays["pool_before_cents"], pays["pool_after_cents"]
+        s.wait(8.0)
+    raise AssertionError("no hand moved the jackpot in 30 hands")
+
+
+# --- the reveal is never skipped -----------------------------------------------------------------
+def test_game_menu_key_during_the_reveal_is_refused(session: Session) -> None:
+    start_reveal(session)
+    number = session.video.frame.round_number
+    session.key("g")
+    assert session.video.frame.round_number == number  # still the same hand on the table
+    assert session.video.scene.name == "dragon-poker" and session.video.scene.busy(session.video.frame)
+    assert "Please wait" in " ".join(toasts(session))
+    session.wait(8.0)
+    session.key("g")  # once revealed, G goes to the game menu
+    assert session.video.scene.name == "game-select"
+
+
+def test_meters_wait_for_the_reveal(session: Session) -> None:
+    before, after = reveal_moving_the_jackpot(session)
+    credit_before = session.cabinet.credits_cents - session.cabinet.last_outcome["win_cents"]
+    words = drawn(session)
+    assert money(before) in words and money(after) not in words  # the jackpot meter keeps its old value
+    denom = session.cabinet.config.denomination_cents
+    assert f"{credit_before // denom:,}" in words  # the credit meter still shows the credit before the win
+    session.wait(8.0)
+    words = drawn(session)
+    assert money(after) in words
+    assert f"{session.cabinet.credits_cents // denom:,}" in words
+
+
+# --- a power cut during the reveal ------------------------------------------------------------------
+def test_after_a_power_cut_during_the_reveal_the_last_game_is_shown(config, tmp_path: Path) -> None:
+    first = Session(config, tmp_path / "nvram", seed=7, game_ids=GAME)
+    credit(first)
+    first.key("b")
+    first.key("b")  # bet 5: a stake of 50 credits
+    stake = first.video.stake_credits()
+    assert stake != first.cabinet.games["dragon-poker"].default_wager(config.denomination_cents).stake_credits
+    for key in ("space", "1", "2", "3", "return", "h"):
+        first.key(key)
+    first.wait(0.2)
+    assert first.video.scene.busy(first.video.frame)
+    outcome = first.cabinet.last_outcome
+    first.close()  # the power is cut: nothing more is written
+
+    again = Session(config, tmp_path / "nvram", seed=7, game_ids=GAME)
+    try:
+        assert again.video.scene.name == "dragon-poker"  # the table, not the game menu
+        view = again.video.frame.view
+        assert view is not None and view.step == "complete"
+        assert again.video.frame.round_number == outcome["number"]
+        assert again.video.stake_credits() == stake  # the bet level in force for that game
+        words = drawn(again)
+        assert f"{stake:,}" in words
+        win = outcome["win_cents"] // config.denomination_cents
+        assert f"{win:,}" in words  # the win of that game
+        assert any(w.startswith(("RESULT", "JACKPOT")) for w in words)
+    finally:
+        again.close()
+
+
+# --- RAM clear ----------------------------------------------------------------------------------------
+def test_ram_clear_is_refused_while_credit_remains(session: Session) -> None:
+    credit(session)
+    session.key("f10")
+    assert session.state == "audit"
+    result = session.cabinet.handle(RamClear())
+    assert not result.accepted
+    assert "$100.00" in result.reason and "credit" in result.reason
+    assert session.cabinet.credits_cents == 10000
+    assert any(e["kind"] == "refused" for e in session.cabinet.event_log(5))
+
+
+def test_ram_clear_is_refused_during_a_game(session: Session) -> None:
+    credit(session)
+    session.key("space")
+    session.key("f10")
+    assert session.state == "audit"
+    result = session.cabinet.handle(RamClear())
+    assert not result.accepted and "game" in result.reason
+
+
+def test_ram_clear_with_nothing_owed_records_the_final_meters(session: Session) -> None:
+    credit(session)
+    session.key("c")  # cash out: the credit leaves on a ticket
+    session.wait(5.0)
+    session.key("f10")
+    coin_in = session.cabinet.memory.meters["coin_in"]
+    result = session.cabinet.handle(RamClear())
+    assert result.accepted
+    entry = next(e for e in session.cabinet.event_log() if e["kind"] == "ram_clear")
+    assert entry["detail"]["final_meters"]["coin_in"] == coin_in
+    assert entry["detail"]["final_meters"]["current_credits"] == 0
