@@ -3,6 +3,7 @@ here through the headless shell (real pygame events on an injected clock, SDL du
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -147,3 +148,57 @@ def test_ram_clear_with_nothing_owed_records_the_final_meters(session: Session) 
     entry = next(e for e in session.cabinet.event_log() if e["kind"] == "ram_clear")
     assert entry["detail"]["final_meters"]["coin_in"] == coin_in
     assert entry["detail"]["final_meters"]["current_credits"] == 0
+
+
+# --- the player's words ---------------------------------------------------------------------------------
+INTERNAL = re.compile(r"in state|game\.[a-z]|\[|\]|\d-cent|\d cents|\d{4}-\d\d-\d\dT|seat \d|_")
+
+
+def assert_player_words(text: str) -> None:
+    assert not INTERNAL.search(text), text
+    assert text[:1].isupper() and text.rstrip().endswith("."), text
+
+
+def test_refusals_on_the_player_screen_are_sentences(session: Session) -> None:
+    session.key("space")  # DEAL at 0 credits
+    stake = [t for t in toasts(session) if "costs" in t]
+    assert stake and "$" in stake[0]
+    credit(session)
+    session.key("space")
+    session.key("c")  # CASH OUT during a game
+    session.key("f2")  # a note during a game
+    words = toasts(session)
+    assert any("Cashing out is not allowed during a game" in t for t in words)
+    assert any("note was returned" in t for t in words)
+    for text in stake + words:
+        assert_player_words(text)
+
+
+def test_an_already_redeemed_ticket_is_refused_in_words(session: Session) -> None:
+    credit(session)
+    session.key("c")
+    session.wait(5.0)
+    session.key("t")  # redeem the ticket
+    assert session.cabinet.credits_cents == 10000
+    session.key("c")
+    session.wait(5.0)
+    printed = session.video._printed()
+    acceptor = session.cabinet.devices.bill_acceptor
+    acceptor.insert_ticket(printed[0].validation_number, printed[0].amount_cents)  # the first, again
+    session.video._report_device_results()
+    refusal = next(t for t in toasts(session) if "already redeemed" in t)
+    assert_player_words(refusal)
+    assert session.cabinet.credits_cents == 0
+
+
+def test_poker_grid_counts_squares_from_one_like_its_move_log() -> None:
+    from egm.games.poker_grid.board import Layout
+    from egm.games.poker_grid.paytable import EXAMPLE, PokerGridRules
+    from egm.games.poker_grid.table import IllegalPlacement, Table
+
+    table = Table(Layout.from_rules(PokerGridRules.model_validate(EXAMPLE)), 5, 2, list(range(54)))
+    starter = table.layout.starter_squares[0]
+    row, col = table.layout.row_col(starter)
+    with pytest.raises(IllegalPlacement) as refused:
+        table.check(0, table.hands[0][0], starter)
+    assert f"row {row + 1}, column {col + 1}" in str(refused.value)

@@ -188,7 +188,7 @@ def test_keys_in_the_wrong_state_are_refused_with_a_reason(session: Session) -> 
     credit(session)
     session.key("space")
     session.key("c")  # CASH OUT in the middle of a game
-    assert any("cashing out is not allowed" in t for t in toast_texts(session))
+    assert any("Cashing out is not allowed during a game" in t for t in toast_texts(session))
     session.key("b")  # BET during a game
     assert session.state == "game.dragon-poker.designate"
     assert meters(session)["coin_in"] - before["coin_in"] == session.cabinet.round.wager.stake_credits

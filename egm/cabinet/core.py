@@ -37,6 +37,18 @@ from .machine import DOOR_TILTS, TILT_NAMES, TILTS, CabinetMachine
 
 log = logging.getLogger("egm.cabinet")
 
+STATE_WORDS = (  # state prefix -> the words a refusal uses for it
+    ("game.", "during a game; finish the game first"),
+    ("tilt", "while the machine is out of service"),
+    ("handpay", "while a hand pay is waiting for the attendant"),
+    ("cashout", "while a ticket is printing"),
+    ("audit", "while the operator menu is open"),
+    ("attract", "now"),
+    ("powerup", "while the machine starts"),
+    ("selftest", "while the machine checks itself"),
+    ("ramclear", "while the memory is cleared"),
+)
+
 Handler = Callable[[Any, Any], Result]  # (cabinet, event) -> Result
 
 
@@ -193,8 +205,18 @@ class CabinetPart:
         return trigger in self.machine.get_triggers(self.state)
 
     def _not_now(self, event: object, what: str) -> Result:
-        why = f"; {self._tilt_detail()}" if self._standing_tilts() else ""
-        return self._refuse(event, f"{what} is not allowed in state {self.state}{why}")
+        """Refuse `what` in this state, in a sentence a player or attendant understands (the state's
+        internal name stays in the log's detail)."""
+        why = f": {self._tilt_detail()}" if self._standing_tilts() else ""
+        return self._refuse(event, f"{what[:1].upper()}{what[1:]} is not allowed {self._when()}{why}.")
+
+    def _when(self) -> str:
+        """The machine's state in words, e.g. "during a game"."""
+        state = self.state
+        for prefix, words in STATE_WORDS:
+            if state.startswith(prefix):
+                return words
+        return "now"
 
     # --- machinery ---------------------------------------------------------------------------------
     def _commit(self, change: Callable[[Transaction], object]) -> bool:

@@ -85,7 +85,7 @@ class CreditInPart(CabinetPart):
         return ACCEPTED
 
     def _bill_rejected(self, event: BillRejected) -> Result:
-        return self._refuse(event, f"bill acceptor rejected the item: {event.reason}")
+        return self._refuse(event, event.reason)  # the device says why, in the player's words
 
     handlers = {
         BillEscrowed: _bill_escrowed,

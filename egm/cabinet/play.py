@@ -12,6 +12,7 @@ from egm.events import ACCEPTED, PlayerDecision, Result, SelectGame, StartGame
 from egm.games.base import DecisionRefused, Game
 from egm.games.scoreboard import scoreboard_after
 from egm.memory.store import Transaction
+from egm.money import format_cents
 from egm.payout.handpay import requires_hand_pay
 from egm.rng import Rng, derive_seed
 
@@ -59,7 +60,10 @@ class PlayPart(CabinetPart):
         stake_cents = wager.stake_credits * denom
         if stake_cents > self.credits_cents:
             return self._refuse(
-                event, f"the stake of {stake_cents} cents exceeds the {self.credits_cents} cents on the meter"
+                event,
+                f"A game at this bet costs {wager.stake_credits:,} credits ({format_cents(stake_cents)}), "
+                f"which exceeds the {format_cents(self.credits_cents)} on the credit meter; "
+                "insert money or lower the bet.",
             )
         if not self._check_memory("before the game"):
             return Result(False, self._tilt_detail())

@@ -14,6 +14,7 @@ import pygame
 
 from egm.events import PlayerDecision
 from egm.games.base import Decision
+from egm.games.poker_grid.table import seat_name
 from egm.video.drag import Drag
 from egm.video.scene import Frame, Resources, Scene
 from egm.video.theme import (
@@ -173,7 +174,7 @@ class PokerGridScene(Scene):
         kit = self.res.kit
         panel(surface, SIDE)
         scores = view.get("scores", [])
-        names = ["YOU"] + [f"MACHINE {i}" if len(scores) > 2 else "MACHINE" for i in range(1, len(scores))]
+        names = [seat_name(seat, len(scores)) for seat in range(len(scores))]
         for i, (name, score) in enumerate(zip(names, scores, strict=False)):
             x = SIDE.x + 30 + i * (SIDE.width - 60) // max(1, len(scores))
             kit.text(surface, name, (x, SIDE.y + 20), 28, LIGHT_GREY, bold=True)
@@ -182,7 +183,7 @@ class PokerGridScene(Scene):
         kit.text(surface, f"DRAW PILE {view.get('draw_pile', 0)}", (SIDE.x + 30, y), 26, LIGHT_GREY)
         y += 44
         for move in view.get("last_plays", [])[-6:]:
-            who = "YOU" if move["seat"] == 0 else f"SEAT {move['seat']}"
+            who = seat_name(move["seat"], len(scores))
             hand = move["category"].replace("_", " ").upper() if move["points"] else "NO SCORE"
             text = f"{who}: {move['card']} at {move['row'] + 1},{move['col'] + 1}  {hand}  +{move['points']}"
             kit.text(surface, text, (SIDE.x + 30, y), 28, WHITE if move["seat"] == 0 else LIGHT_GREY)
