@@ -168,7 +168,7 @@ def test_refusals_on_the_player_screen_are_sentences(session: Session) -> None:
     session.key("c")  # CASH OUT during a game
     session.key("f2")  # a note during a game
     words = toasts(session)
-    assert any("Cashing out is not allowed during a game" in t for t in words)
+    assert any("Cash out when the game is over" in t for t in words)
     assert any("note was returned" in t for t in words)
     for text in stake + words:
         assert_player_words(text)
@@ -202,3 +202,59 @@ def test_poker_grid_counts_squares_from_one_like_its_move_log() -> None:
     with pytest.raises(IllegalPlacement) as refused:
         table.check(0, table.hands[0][0], starter)
     assert f"row {row + 1}, column {col + 1}" in str(refused.value)
+
+
+# --- lamps: lit exactly when pressing acts ---------------------------------------------------------------
+def test_lamps_are_dark_when_pressing_does_nothing_and_say_why(session: Session) -> None:
+    lamps = session.video.lamps()
+    assert lamps["cash_out"] == "off" and lamps["deal"] == "off"  # no credit
+    session.key("c")
+    assert "There is no credit to cash out." in toasts(session)
+    credit(session)
+    assert session.video.lamps()["cash_out"] == "on" and session.video.lamps()["deal"] == "flash"
+    session.key("space")
+    assert session.video.lamps()["deal"] == "off"  # designation incomplete
+    session.key("space")
+    assert "Choose the Player's hand first: touch it or press 1-4." in toasts(session)
+    assert session.state == "game.dragon-poker.designate"
+    for key in ("1", "2", "3"):
+        session.key(key)
+    assert session.video.lamps()["deal"] == "flash"
+    session.key("space")  # DEAL confirms the hands
+    assert session.state == "game.dragon-poker.set"
+    assert session.video.lamps()["deal"] == "off"  # the hand is not placed yet
+    session.key("h")
+    session.wait(0.2)
+    lamps = session.video.lamps()
+    assert lamps["cash_out"] == lamps["bet"] == lamps["deal"] == "off"  # the reveal runs
+    session.wait(8.0)
+    assert session.video.lamps()["deal"] == "flash"
+
+
+def test_play_again_is_dark_when_the_credit_cannot_pay_for_it(session: Session) -> None:
+    start_reveal(session)
+    session.wait(8.0)
+    play_again = session.video.scene.settled_buttons(session.video.frame)[0]
+    assert play_again.lamp == "flash"
+    session.key("c")  # cash everything out; the hand stays on the table
+    session.wait(5.0)
+    session.key("escape")
+    assert session.video.scene.name == "dragon-poker"
+    play_again = session.video.scene.settled_buttons(session.video.frame)[0]
+    assert play_again.lamp == "off"
+    session.click(*play_again.rect.center)  # pressed dark, it says why
+    assert any("costs" in t for t in toasts(session))
+    assert session.state == "attract"
+
+
+# --- one unit per figure, one name per seat ---------------------------------------------------------------
+def test_the_ledger_and_scoreboard_speak_credits_money_and_seat_names(session: Session) -> None:
+    start_reveal(session)
+    session.wait(8.0)
+    words = drawn(session)
+    jackpot = words[words.index("Jackpot now") + 1]
+    assert jackpot == money(session.cabinet.memory.get("pools")["dragon_jackpot"])
+    assert "LEDGER (CREDITS)" in words or "POINTS LEDGER" not in words
+    assert not [w for w in words if re.fullmatch(r"[PHD]\d|S", w)]  # no scoreboard codes
+    assert any(w.startswith(("PLAYER ", "DEALER ", "DRAGON ", "SPLIT")) for w in words)
+    assert not [w for w in words if "POINTS" in w.upper()]

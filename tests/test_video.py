@@ -151,7 +151,7 @@ def test_button_mashing_during_the_reveal_is_refused(session: Session) -> None:
     assert session.video.scene.busy(session.video.frame)
     for _ in range(10):
         session.key("space")
-        session.click(*session.video.scene.settled_buttons()[0].rect.center)
+        session.click(*session.video.scene.settled_buttons(session.video.frame)[0].rect.center)
         session.key("c")
     assert meters(session)["games_played"] == 1
     assert "Please wait: the cards are being revealed." in toast_texts(session)
@@ -188,7 +188,7 @@ def test_keys_in_the_wrong_state_are_refused_with_a_reason(session: Session) -> 
     credit(session)
     session.key("space")
     session.key("c")  # CASH OUT in the middle of a game
-    assert any("Cashing out is not allowed during a game" in t for t in toast_texts(session))
+    assert any("Cash out when the game is over" in t for t in toast_texts(session))
     session.key("b")  # BET during a game
     assert session.state == "game.dragon-poker.designate"
     assert meters(session)["coin_in"] - before["coin_in"] == session.cabinet.round.wager.stake_credits

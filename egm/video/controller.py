@@ -41,7 +41,7 @@ from egm.video.scenes.operator import OperatorScene
 from egm.video.scenes.tilt import TiltScene
 from egm.video.sound_cues import cues
 from egm.video.theme import CABINET, GOLD, RED, WHITE, money
-from egm.video.widgets import Button, draw_all, hit, label_box
+from egm.video.widgets import Button, draw_all, hit, hit_any, label_box
 from hardware.factory import Devices
 
 TOAST_S = 3.0
@@ -314,7 +314,7 @@ class VideoController:
                     self.overlay = None  # a touch anywhere else closes the overlay
             return
         if BAR_RECT.collidepoint(event.pos) and event.type != pygame.MOUSEMOTION:
-            button = hit(self.bar_buttons(), event.pos) if event.type == pygame.MOUSEBUTTONUP else None
+            button = hit_any(self.bar_buttons(), event.pos) if event.type == pygame.MOUSEBUTTONUP else None
             if button is not None:
                 self.device("drawer") if button.action == "drawer" else self.press(button.action)
             return
@@ -343,22 +343,18 @@ class VideoController:
         rest become cabinet events for the state the cabinet is in."""
         self.audio.play("button")
         state = snap.state(self.snapshot)
+        acts, why = self.acts_now(button)
         if button == "help":
             self.overlay = None if self.overlay == "help" else "help"
             self.help_page = 0
-        elif self.scene.busy(self.frame):
-            self.toast(WAIT_REVEAL)
+        elif not acts and why:
+            self.toast(why)  # a dark button says why not
         elif button == "bet":
             self._next_bet(state)
         elif button == "cash_out":
             self.send(CashOut())
-        elif button == AUTO_PLAY:
-            round_ = self.cabinet.round
-            if round_ is None or self.lamps()[AUTO_PLAY] == "off":
-                label = self.auto_play_label().replace("\n", " ")
-                self.toast(f"{label} plays the game's own choice when its lamp is lit.")
-                return
-            self.send(PlayerDecision(round_.reference_decision()))
+        elif button == AUTO_PLAY and self.cabinet.round is not None:
+            self.send(PlayerDecision(self.cabinet.round.reference_decision()))
         elif button == "deal":
             if state.startswith("game."):  # DEAL confirms the step on the table
                 self._to_scene(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
@@ -499,22 +495,49 @@ class VideoController:
     def _printed(self) -> list[Any]:
         return list(getattr(self.devices.printer, "printed", []))
 
-    def lamps(self) -> dict[str, str]:
-        """Each panel lamp as the panel shows it: the cabinet's lamps, plus BET and the auto-play
-        button lit when those buttons have a function now."""
+    def acts_now(self, button: str) -> tuple[bool, str]:
+        """Whether pressing a panel button acts now (its lamp is lit exactly then) and, when it does
+        not, why not in a sentence ("" when the cabinet gives the reason: the press is sent to it)."""
+        s, state = self.snapshot, snap.state(self.snapshot)
         panel_lamps = {
             k: str(getattr(v, "value", v)) for k, v in getattr(self.devices.button_panel, "lamps", {}).items()
         }
-        view = snap.view(self.snapshot)
-        state = snap.state(self.snapshot)
+        if button == "help":
+            return True, ""
+        if self.scene.busy(self.frame):
+            return False, WAIT_REVEAL
         live = state.startswith("game.")
-        return {
-            "help": "on",
-            "cash_out": panel_lamps.get("cash_out", "on"),
-            "deal": "on" if live else panel_lamps.get("deal", "on"),
-            "bet": "on" if state == "attract" else "off",
-            AUTO_PLAY: "flash" if live and view is not None and view.auto_decision else "off",
-        }
+        if button == "cash_out":
+            if live:
+                return False, "Cash out when the game is over: your credit is safe."
+            if state == "attract" and snap.credits(s) == 0:
+                return False, "There is no credit to cash out."
+            return panel_lamps.get("cash_out", "on") != "off", ""
+        if button == "deal":
+            if live:
+                refusal = self.scene.deal_refusal(self.frame)
+                return refusal is None, refusal or ""
+            if state == "attract" and snap.credits(s) < self.stake_credits():
+                return False, ""  # the cabinet says what a game costs and what the meter holds
+            return panel_lamps.get("deal", "on") != "off", ""
+        if button == "bet":
+            return state == "attract", "" if state == "attract" else "BET changes the bet between games."
+        if button == AUTO_PLAY:
+            view = snap.view(s)
+            if live and view is not None and view.auto_decision:
+                return True, ""
+            label = self.auto_play_label().replace("\n", " ")
+            return False, f"{label} plays the game's own choice when its lamp is lit."
+        return True, ""
+
+    def lamps(self) -> dict[str, str]:
+        """Each panel lamp as the panel shows it: lit exactly when pressing it acts now (DEAL and the
+        auto-play button flash when they are the next thing to press)."""
+        lamps = {}
+        for name, _, _, _ in PANEL_BUTTONS:
+            acts, _ = self.acts_now(name)
+            lamps[name] = ("flash" if name in ("deal", AUTO_PLAY) else "on") if acts else "off"
+        return lamps
 
     def bar_buttons(self) -> list[Button]:
         lamps = self.lamps()

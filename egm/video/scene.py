@@ -120,3 +120,8 @@ class Scene(ABC):
     def busy(self, frame: Frame) -> bool:
         """True while an animation runs: the controller then refuses panel presses with a reason."""
         return False
+
+    def deal_refusal(self, frame: Frame) -> str | None:
+        """During a game: why DEAL (confirm) does nothing on this table now, as a sentence (its lamp is
+        then dark), or None when DEAL acts now (the controller sends the table an ENTER key)."""
+        return "DEAL has nothing to confirm on this table: use the table's own buttons."

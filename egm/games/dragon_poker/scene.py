@@ -18,6 +18,7 @@ from egm.events import PlayerDecision
 from egm.games.base import Decision
 from egm.games.dragon_poker import view as dv
 from egm.games.dragon_poker.hand import REVEAL_ORDER
+from egm.video import snap
 from egm.video.drag import Drag
 from egm.video.layout import CONTENT_RECT
 from egm.video.scene import Frame, Resources, Scene, UiAction
@@ -37,7 +38,7 @@ from egm.video.theme import (
     money,
     panel,
 )
-from egm.video.widgets import Button, draw_all, hit, label_box
+from egm.video.widgets import Button, draw_all, hit, hit_any, label_box
 
 FELT_RECT = pygame.Rect(20, 120, 1580, 800)
 SIDE_RECT = pygame.Rect(1620, 120, 280, 800)
@@ -144,6 +145,16 @@ class DragonPokerScene(Scene):
         self._sync(frame)
         return dv.step(frame.table) == "complete" and self.phase(frame) < POINTS
 
+    def deal_refusal(self, frame: Frame) -> str | None:
+        self._sync(frame)
+        step = dv.step(frame.table)
+        if step == "designate" and len(self.chosen) < 3:
+            role = ROLE_TITLES[dv.ROLES[len(self.chosen)]].title()
+            return f"Choose the {role}'s hand first: touch it or press 1-4."
+        if step == "set" and len(self.placed) < 13:
+            return "Place all 13 cards first (front 3, middle 5, back 5), or press HOUSE WAY."
+        return None
+
     # --- input ------------------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
         self._sync(frame)
@@ -153,8 +164,8 @@ class DragonPokerScene(Scene):
         if step == "set":
             return self._handle_set(event, frame)
         if step == "complete" and event.type == pygame.MOUSEBUTTONUP:
-            button = hit(self.settled_buttons(), event.pos)
-            if button is not None:
+            button = hit_any(self.settled_buttons(frame), event.pos)
+            if button is not None:  # a dark PLAY AGAIN still asks: the shell says why not
                 return [UiAction(button.action)]
         return []
 
@@ -216,9 +227,11 @@ class DragonPokerScene(Scene):
             Button("clear", "CLEAR", pygame.Rect(1310, 430, 260, 90), "on" if self.placed else "off"),
         ]
 
-    def settled_buttons(self) -> list[Button]:
+    def settled_buttons(self, frame: Frame) -> list[Button]:
+        view = frame.view
+        affordable = view is not None and snap.credits(frame.snapshot) >= view.stake_credits
         return [
-            Button("deal", "PLAY AGAIN", pygame.Rect(1060, 822, 245, 80), "flash"),
+            Button("deal", "PLAY AGAIN", pygame.Rect(1060, 822, 245, 80), "flash" if affordable else "off"),
             Button("menu", "GAME MENU", pygame.Rect(1315, 822, 245, 80), "on"),
         ]
 
@@ -331,9 +344,9 @@ class DragonPokerScene(Scene):
             pygame.draw.rect(art, FELT_EDGE, FELT_RECT.inflate(16, 16), border_radius=60)
             pygame.draw.rect(art, FELT, FELT_RECT, border_radius=54)
             pygame.draw.rect(art, FELT_DARK, FELT_RECT.inflate(-40, -40), width=3, border_radius=44)
-            for rect, title in ((SCOREBOARD_RECT, "SCOREBOARD"), (LEDGER_RECT, "POINTS LEDGER")):
+            for rect, title in ((SCOREBOARD_RECT, "SCOREBOARD"), (LEDGER_RECT, "LEDGER (CREDITS)")):
                 panel(art, rect)
-                kit.text(art, title, (rect.centerx, rect.y + 12), 28, GOLD, bold=True, anchor="midtop")
+                kit.text(art, title, (rect.centerx, rect.y + 12), 26, GOLD, bold=True, anchor="midtop")
             for i in range(10):
                 pygame.draw.rect(art, (16, 14, 26), scoreboard_row(i), border_radius=8)
             self._table = art
@@ -362,7 +375,7 @@ class DragonPokerScene(Scene):
         return dv.jackpot_cents(view)
 
     def _draw_header(self, surface: pygame.Surface, kit: Kit, frame: Frame) -> None:
-        box, view = JACKPOT_RECT, frame.table
+        box = JACKPOT_RECT
         kit.text(
             surface,
             money(self.jackpot_shown(frame)),
@@ -372,10 +385,10 @@ class DragonPokerScene(Scene):
             bold=True,
             anchor="midbottom",
         )
-        stake = view.get("stake_points")
-        if stake:
+        if frame.view is not None and frame.view.stake_credits:
             kit.text(
-                surface, f"STAKE {stake} POINTS", (1880, 58), 30, LIGHT_GREY, bold=True, anchor="midright"
+                surface, f"STAKE {frame.view.stake_credits:,} CREDITS", (1880, 58), 30, LIGHT_GREY, bold=True,
+                anchor="midright",
             )
 
     def _draw_designate(self, surface: pygame.Surface, frame: Frame) -> None:
@@ -467,8 +480,9 @@ class DragonPokerScene(Scene):
             title = ROLE_TITLES[role]
             points = bonus.get(dv.SIDE_OF_ROLE[role], 0)
             if shown[role] and phase >= POINTS and points:
-                title += f"  bonus +{points}"
-            kit.text(surface, title, head.center, 28, WHITE, bold=True, anchor="center")
+                title += f"  BONUS +{points * bet_of(frame):,} CREDITS"
+            kit.text(surface, title, head.center, kit.fit(title, head.width - 12, 28, True), WHITE, bold=True,
+                     anchor="center")
             seat = dv.setting(view, role) if shown[role] else None
             for row in dv.ROWS:
                 row_cards = seat[row] if seat else [None] * dv.ROW_SIZES[row]
@@ -517,7 +531,7 @@ class DragonPokerScene(Scene):
                 60,
             )
             if frame.state == "attract":  # the live table, not a recall picture
-                draw_all(surface, kit, self.settled_buttons(), frame.now)
+                draw_all(surface, kit, self.settled_buttons(frame), frame.now)
 
     def _draw_bonus_cards(
         self, surface: pygame.Surface, view: dv.View, at: tuple[int, int], face_up: bool
@@ -528,9 +542,12 @@ class DragonPokerScene(Scene):
         for i, card in enumerate(dv.bonus_cards(view)):
             self.res.cards.blit(surface, card if face_up else None, pygame.Rect(x + i * 92, y + 34, 84, 118))
         pair = dv.pair_bonus(view)
-        if face_up and pair.get("bet_credits"):
+        bet = int(pair.get("bet_credits", 0))
+        if bet and not face_up:
+            kit.text(surface, f"PAIR BONUS BET {bet:,} CREDITS", (x, y + 158), 22, LIGHT_GREY, bold=True)
+        if face_up and bet:
             won = int(pair.get("win_credits", 0))
-            text = f"PAIR BONUS WINS {won}" if won else "NO PAIR"
+            text = f"PAIR BONUS PAYS {won:,} CREDITS" if won else f"PAIR BONUS: NO PAIR, {bet:,} CREDITS LOST"
             kit.text(surface, text, (x, y + 158), 22, GOLD if won else LIGHT_GREY, bold=True)
 
     def _draw_row_lines(self, surface: pygame.Surface, results: list[dict[str, Any]], phase: int) -> None:
@@ -557,23 +574,47 @@ class DragonPokerScene(Scene):
             r = scoreboard_row(i)
             colour = {"P": BLUE, "H": GREY, "D": DRAGON_RED}.get(code[:1], CYAN)
             pygame.draw.circle(surface, colour, (r.x + 24, r.centery), 14)
-            kit.text(surface, code, (r.x + 50, r.centery), 26, WHITE, bold=True, anchor="midleft")
+            kit.text(surface, board_name(code), (r.x + 50, r.centery), 24, WHITE, bold=True, anchor="midleft")
             kit.text(surface, str(i + 1), (r.right - 10, r.centery), 20, LIGHT_GREY, anchor="midright")
         box = LEDGER_RECT
-        lines = ledger_lines(dv.ledger(view)) if settled else [("Waiting for the reveal", "")]
+        lines = (
+            ledger_lines(dv.ledger(view), bet_of(frame), dv.money(view)) if settled
+            else [("Waiting for the reveal", "")]
+        )
         for i, (label, value) in enumerate(lines):
             y = box.y + 52 + i * 30
             kit.text(surface, label, (box.x + 14, y), 21, LIGHT_GREY)
             kit.text(surface, value, (box.right - 14, y), 21, WHITE, bold=True, anchor="topright")
 
 
-def ledger_lines(led: dict[str, Any]) -> list[tuple[str, str]]:
-    """The ledger as (label, points) lines, as the patent's Fig. 3f-3h tabulate it."""
+def bet_of(frame: Frame) -> int:
+    """Credits per point of the round on the table (the ledger's points become credits)."""
+    return frame.view.bet_credits if frame.view is not None else 1
+
+
+def board_name(code: str) -> str:
+    """A scoreboard code in the banner's words: P2 -> PLAYER 2, H3 -> DEALER 3, S -> SPLIT.
+
+    >>> [board_name(c) for c in ("P2", "H3", "D2", "S")]
+    ['PLAYER 2', 'DEALER 3', 'DRAGON 2', 'SPLIT']
+    """
+    side = SIDE_NAMES.get(code[:1])
+    return f"{side.upper()} {code[1:]}" if side else "SPLIT"
+
+
+def ledger_lines(led: dict[str, Any], bet: int, pays: dict[str, Any]) -> list[tuple[str, str]]:
+    """The ledger as (label, credits) lines, as the patent's Fig. 3f-3h tabulate it in points: each
+    point is worth the bet in credits; the jackpot is money.
+
+    >>> ledger_lines({"winner": "P", "rows_won": 2, "win_points": 2, "player_net": 2, "house_net": -2},
+    ...              5, {"pool_after_cents": 250})[-3:]
+    [('Player net', '+10'), ('Dealer net', '-10'), ('Jackpot now', '$2.50')]
+    """
     if not led:
         return []
 
     def pts(v: Any) -> str:
-        return f"{int(v):+d}"
+        return f"{int(v) * bet:+,d}"
 
     lines = [("Winner", result_title(led))]
     if led.get("win_points"):
@@ -590,7 +631,7 @@ def ledger_lines(led: dict[str, Any]) -> list[tuple[str, str]]:
         lines.append((f"Jackpot to {SIDE_NAMES[led['jackpot_won_by']]}", pts(led.get("jackpot_won", 0))))
     lines.append(("Player net", pts(led.get("player_net", 0))))
     lines.append(("Dealer net", pts(led.get("house_net", 0))))
-    lines.append(("Jackpot now", str(led.get("jackpot_after", 0))))
+    lines.append(("Jackpot now", money(int(pays.get("pool_after_cents", 0)))))
     return lines
 
 
