@@ -11,7 +11,7 @@ import pytest
 from egm.config import load_cabinet_config
 from egm.events import RamClear
 from egm.games.dragon_poker.screenshots import set_step
-from egm.video.screenshot import credit
+from egm.video.screenshot import credit, play_one
 from egm.video.session import Session
 from egm.video.theme import money
 
@@ -258,3 +258,25 @@ def test_the_ledger_and_scoreboard_speak_credits_money_and_seat_names(session: S
     assert not [w for w in words if re.fullmatch(r"[PHD]\d|S", w)]  # no scoreboard codes
     assert any(w.startswith(("PLAYER ", "DEALER ", "DRAGON ", "SPLIT")) for w in words)
     assert not [w for w in words if "POINTS" in w.upper()]
+
+
+# --- Poker Grid's end screen ------------------------------------------------------------------------------
+@pytest.mark.parametrize("button", ["PLAY AGAIN", "GAME MENU"])
+def test_poker_grid_end_screen_pays_explains_and_offers_the_next_step(config, tmp_path: Path, button) -> None:
+    s = Session(config, tmp_path / "nvram", seed=3, game_ids=["poker-grid"])
+    try:
+        play_one(s, "poker-grid")
+        view = s.video.frame.view
+        assert view is not None and view.win_credits is not None
+        words = drawn(s)
+        assert f"PAYS {view.win_credits:,} CREDITS ({money(view.win_credits)})" in words
+        assert any(w.startswith("Margin ") and "x bet" in w for w in words)
+        assert "PLAY AGAIN" in words and "GAME MENU" in words
+        target = next(b for b in s.video.scene.end_buttons(s.video.frame) if b.label == button)
+        s.click(*target.rect.center)
+        if button == "PLAY AGAIN":
+            assert s.state == "game.poker-grid.play"
+        else:
+            assert s.video.scene.name == "game-select"
+    finally:
+        s.close()
