@@ -226,7 +226,7 @@ def test_lamps_are_dark_when_pressing_does_nothing_and_say_why(session: Session)
     session.key("h")
     session.wait(0.2)
     lamps = session.video.lamps()
-    assert lamps["cash_out"] == lamps["bet"] == lamps["deal"] == "off"  # the reveal runs
+    assert lamps["cash_out"] == lamps["bet_one"] == lamps["side_bet"] == lamps["deal"] == "off"  # reveal
     session.wait(8.0)
     assert session.video.lamps()["deal"] == "flash"
 
@@ -278,5 +278,58 @@ def test_poker_grid_end_screen_pays_explains_and_offers_the_next_step(config, tm
             assert s.state == "game.poker-grid.play"
         else:
             assert s.video.scene.name == "game-select"
+    finally:
+        s.close()
+
+
+# --- the wager: BET ONE, MAX BET and the pair-bonus side bet -------------------------------------------
+def test_the_pair_bonus_side_bet_is_placed_before_the_deal_metered_and_settled(session: Session) -> None:
+    credit(session)
+    limit = session.cabinet.games["dragon-poker"].paytable.rules.pair_bonus.max_bet_credits
+    amounts = []
+    for _ in range(6):
+        session.key("s")
+        amounts.append(sum(session.video.wager("dragon-poker").side_bets.values()))
+    assert amounts == [1, 2, 5, limit, 0, 1] and max(amounts) <= limit  # within the pay table's limit
+    session.key("s")  # 2 credits on the pair bonus
+    assert any("SIDE 2" in w for w in drawn(session))  # the BET meter shows it
+    before = session.cabinet.memory.meters["coin_in"]
+    session.key("space")
+    wager = session.cabinet.round.wager
+    assert wager.side_bets == {"pair_bonus": 2} and wager.stake_credits == 10 * wager.bet_credits + 2
+    assert session.cabinet.memory.meters["coin_in"] - before == wager.stake_credits  # metered as coin in
+    for key in ("1", "2", "3", "return"):
+        session.key(key)
+    assert "PAIR BONUS BET 2 CREDITS" in drawn(session)  # placed, not yet revealed
+    session.key("h")
+    session.wait(8.0)
+    pair = session.video.frame.view.table["pair_bonus"]
+    words = drawn(session)
+    if pair["win_credits"]:
+        assert f"PAIR BONUS PAYS {pair['win_credits']:,} CREDITS" in words
+    else:
+        assert "PAIR BONUS: NO PAIR, 2 CREDITS LOST" in words
+    outcome = session.cabinet.last_outcome
+    assert outcome["stake_cents"] == wager.stake_credits * wager.denom_cents
+
+
+def test_max_bet_sets_the_largest_bet_and_deals(session: Session) -> None:
+    credit(session)
+    session.key("b")
+    assert session.video.wager("dragon-poker").bet_credits == 2  # BET ONE: the next bet
+    session.key("x")  # MAX BET
+    assert session.state == "game.dragon-poker.designate"
+    offered = session.cabinet.games["dragon-poker"].bets_offered()
+    assert session.cabinet.round.wager.bet_credits == max(offered)
+
+
+def test_side_bet_on_a_game_without_one_says_so(config, tmp_path: Path) -> None:
+    s = Session(config, tmp_path / "nvram", seed=3, game_ids=["poker-grid"])
+    try:
+        credit(s)
+        assert s.video.lamps()["side_bet"] == "off"
+        s.key("s")
+        assert "Poker Grid has no side bet." in toasts(s)
+        assert s.video.wager("poker-grid").side_bets == {}
     finally:
         s.close()

@@ -262,7 +262,7 @@ def test_lamps_mirror_the_panel(session: Session) -> None:
     session.key("space")
     assert panel.lamps["cash_out"].value == "off"
     lamps = {b.action: b.lamp for b in session.video.bar_buttons()}
-    assert lamps["cash_out"] == "off" and lamps["bet"] == "off"
+    assert lamps["cash_out"] == "off" and lamps["bet_one"] == lamps["max_bet"] == "off"
     frame = session.render()
     cash_out = next(b for b in session.video.bar_buttons() if b.action == "cash_out")
     assert frame.get_at((cash_out.rect.centerx, cash_out.rect.bottom - 12))[:3] == LAMP_OFF

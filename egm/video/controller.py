@@ -27,6 +27,7 @@ from egm.games import UnknownGame, descriptor_of
 from egm.games.base import Game, Round, RoundView, Wager
 from egm.games.descriptor import InfoPage
 from egm.video import snap
+from egm.video.bet_choice import BetChoice
 from egm.video.inputs import DEVICE_KEYS, PANEL_KEYS, PointerFilter
 from egm.video.layout import BAR_RECT, CONTENT_RECT, LOGICAL_SIZE, Viewport
 from egm.video.overlays import draw_help, draw_ticket_overlay, draw_toasts, help_pages, shade
@@ -51,12 +52,16 @@ HELD_CUES = ("win", "jackpot")  # played once the reveal has shown the result
 WAIT_REVEAL = "Please wait: the cards are being revealed."
 AUTO_PLAY = "auto_play"  # the panel button that plays the round's reference decision
 PANEL_BUTTONS = (  # (panel button, label, x, width) along the bottom bar; AUTO_PLAY's label is the game's
-    ("help", "HELP", 980, 140),
-    ("cash_out", "CASH\nOUT", 1136, 180),
-    ("bet", "BET", 1332, 170),
-    (AUTO_PLAY, "AUTO\nPLAY", 1518, 180),
-    ("deal", "DEAL", 1714, 186),
+    ("help", "HELP", 896, 104),
+    ("cash_out", "CASH\nOUT", 1012, 138),
+    ("bet_one", "BET\nONE", 1162, 124),
+    ("max_bet", "MAX\nBET", 1298, 124),
+    ("side_bet", "SIDE\nBET", 1434, 124),
+    (AUTO_PLAY, "AUTO\nPLAY", 1570, 150),
+    ("deal", "DEAL", 1732, 168),
 )
+BET_BUTTONS = ("bet_one", "max_bet", "side_bet")
+METER_X, METER_W = 160, 236
 EMULATED_CONTROLS = {  # drawer control -> (device, the emulated device's method it needs)
     "bill": ("bill_acceptor", "insert_bill"),
     "ticket": ("bill_acceptor", "insert_ticket"),
@@ -129,7 +134,7 @@ class VideoController:
         self.help_page = 0
         self.toasts: list[Toast] = []
         self.keys_on: set[Key] = set()
-        self.bet_credits: dict[str, int] = {}  # the bet chosen with BET, per game (default: the game's)
+        self.bets: dict[str, BetChoice] = {}  # the wager chosen on the panel, per game (default: the game's)
         self.table: Mapping[str, Any] | None = None  # the round on the table, live or just finished
         self.shown_outcome: Mapping[str, Any] | None = None
         self.pending_cues: list[str] = []
@@ -187,7 +192,7 @@ class VideoController:
             self.table = self._finished_table(raw["last_outcome"])
             finished = self.table["view"] if self.table else None
             if finished is not None:  # the bet in force for that game stays shown (after a restart too)
-                self.bet_credits[finished.game_id] = finished.bet_credits
+                self._keep_bet(finished)
         elif raw.get("last_outcome") is None:
             self.table = None  # a RAM clear forgot the last hand
         display = {**raw, "game": self.table}
@@ -349,8 +354,8 @@ class VideoController:
             self.help_page = 0
         elif not acts and why:
             self.toast(why)  # a dark button says why not
-        elif button == "bet":
-            self._next_bet(state)
+        elif button in BET_BUTTONS:
+            self._bet_button(button)
         elif button == "cash_out":
             self.send(CashOut())
         elif button == AUTO_PLAY and self.cabinet.round is not None:
@@ -369,37 +374,62 @@ class VideoController:
         """The game on the table, else the game selected on the menu."""
         return snap.game_id(self.snapshot) or snap.selected_game(self.snapshot)
 
-    def bets_offered(self, game_id: str) -> tuple[int, ...]:
-        """The bets (credits) the game's pay table offers; BET steps through exactly these."""
-        game = self.cabinet.games.get(game_id)
-        return game.bets_offered() if game is not None else ()
+    def bet_choice(self, game_id: str) -> BetChoice:
+        return self.bets.setdefault(game_id, BetChoice())
 
-    def chosen_bet(self, game_id: str) -> int | None:
+    def _keep_bet(self, view: RoundView) -> None:
+        """The wager of a finished game stays chosen for the next one (and is shown after a restart)."""
+        game = self.cabinet.games.get(view.game_id)
+        if game is None:
+            return
+        choice = self.bet_choice(view.game_id)
+        choice.bet_credits = view.bet_credits
+        side = choice.side_bet_name(game)
+        if side is not None:
+            choice.side_bets[side] = view.stake_credits - game.wager_offer().stake_bets * view.bet_credits
+
+    def _bet_button(self, button: str) -> None:
+        """BET ONE, MAX BET (which also deals, as on any cabinet) or SIDE BET, between games."""
+        gid = self.game_shown()
+        game = self.cabinet.games.get(gid)
+        if game is None:
+            self.toast("Choose a game first: touch its tile.")
+            return
+        choice, denom = self.bet_choice(gid), self.config.denomination_cents
+        if button == "side_bet":
+            name = choice.side_bet_name(game)
+            if name is None:
+                self.toast(f"{descriptor_of(gid).title} has no side bet.")
+                return
+            amount = choice.next_side_bet(game)
+            title = name.replace("_", " ").upper()
+            self.toast(f"{title} {amount:,} credits ({money(amount * denom)}): "
+                       f"{self.stake_credits():,} credits a game", error=False)
+            return
+        bet = choice.max_bet(game) if button == "max_bet" else choice.bet_one(game, denom)
+        stake = self.stake_credits()
+        self.toast(f"Bet {bet:,}: {stake:,} credits ({money(stake * denom)}) a game", error=False)
+        if button == "max_bet" and snap.credits(self.snapshot) >= self.stake_credits():
+            self.press("deal")
+
+    def side_bet_credits(self) -> int:
+        """The side bet on the game shown: the round's own during a game, else the one chosen."""
+        gid = self.game_shown()
+        game = self.cabinet.games.get(gid)
+        wager = self.wager(gid)
+        if game is None or wager is None:
+            return 0
+        view = snap.view(self.snapshot)
+        if snap.state(self.snapshot).startswith("game.") and view is not None:
+            return view.stake_credits - game.wager_offer().stake_bets * view.bet_credits
+        return sum(wager.side_bets.values())
+
+    def wager(self, game_id: str) -> Wager | None:
+        """The wager chosen on the panel (the cabinet checks it against the pay table)."""
         game = self.cabinet.games.get(game_id)
         if game is None:
             return None
-        default = game.default_wager(self.config.denomination_cents).bet_credits
-        return self.bet_credits.get(game_id, default)
-
-    def _next_bet(self, state: str) -> None:
-        if state != "attract":
-            self.toast("BET changes the bet between games.")
-            return
-        gid = self.game_shown()
-        bets, bet = self.bets_offered(gid), self.chosen_bet(gid)
-        if not bets or bet is None:
-            self.toast("Choose a game first: touch its tile.")
-            return
-        later = [b for b in bets if b > bet]
-        self.bet_credits[gid] = later[0] if later else bets[0]
-        self.toast(f"Bet {self.bet_credits[gid]}: {self.stake_credits()} credits a game", error=False)
-
-    def wager(self, game_id: str) -> Wager | None:
-        """The wager for the bet chosen with BET (the cabinet checks it against the pay table)."""
-        game, bet = self.cabinet.games.get(game_id), self.chosen_bet(game_id)
-        if game is None or bet is None:
-            return None
-        return game.wager_for(bet, self.config.denomination_cents)
+        return self.bet_choice(game_id).wager(game, self.config.denomination_cents)
 
     def stake_credits(self) -> int:
         view = snap.view(self.snapshot)
@@ -520,8 +550,15 @@ class VideoController:
             if state == "attract" and snap.credits(s) < self.stake_credits():
                 return False, ""  # the cabinet says what a game costs and what the meter holds
             return panel_lamps.get("deal", "on") != "off", ""
-        if button == "bet":
-            return state == "attract", "" if state == "attract" else "BET changes the bet between games."
+        if button in BET_BUTTONS:
+            if state != "attract":
+                return False, "The bet changes between games."
+            game = self.cabinet.games.get(self.game_shown())
+            if game is None:
+                return False, "Choose a game first: touch its tile."
+            if button == "side_bet" and not game.wager_offer().side_bet_limits:
+                return False, f"{descriptor_of(game.game_id).title} has no side bet."
+            return True, ""
         if button == AUTO_PLAY:
             view = snap.view(s)
             if live and view is not None and view.auto_decision:
@@ -601,9 +638,11 @@ class VideoController:
         denom = snap.denom_cents(s)
         credit, win = self.meters_shown(frame)
         meters = (("CREDIT", credit), ("BET", self.stake_credits()), ("WIN", win))
-        x0 = 20 if self.kiosk else 160
+        x0 = 20 if self.kiosk else METER_X
         for i, (title, value) in enumerate(meters):
-            rect = pygame.Rect(x0 + i * 270, BAR_RECT.y + 18, 255, 114)
+            rect = pygame.Rect(x0 + i * (METER_W + 10), BAR_RECT.y + 18, METER_W, 114)
             colour = GOLD if title == "WIN" and value else WHITE
-            label_box(surface, kit, rect, f"{title}  {money(value * denom)}", f"{value:,}", colour, 48)
+            side = self.side_bet_credits() if title == "BET" else 0
+            caption = f"{title}  {money(value * denom)}" + (f"  SIDE {side:,}" if side else "")
+            label_box(surface, kit, rect, caption, f"{value:,}", colour, 48)
         draw_all(surface, kit, self.bar_buttons(), frame.now)
