@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -48,6 +48,9 @@ class CabinetConfig(Strict):
     # games inside egm/games are found by scanning and need no entry here (docs/games.md).
     game_packages: list[str] = []
     ticket_expiry_days: int = Field(default=30, ge=1)
+    # The cabinet's own credit limit (0: the jurisdiction's), and where a win past it goes.
+    credit_limit_cents: int = Field(default=0, ge=0)
+    credit_limit_win: Literal["handpay", "ticket"] = "handpay"
     event_log_size: int = Field(default=500, ge=100)
     kiosk: bool = False
     rom: RomConfig = RomConfig()
@@ -63,6 +66,7 @@ class JurisdictionConfig(Strict):
     min_rtp: float = Field(ge=0.0, le=1.0, strict=False)
     max_rtp: float = Field(ge=0.0, le=2.0, strict=False)
     hand_pay_limit_cents: int = Field(default=120000, ge=1)
+    credit_limit_cents: int = Field(default=0, ge=0)  # the most credit a player may hold; 0: no limit
     recall_depth: int = Field(default=10, ge=10)
     rng_confidence: float = Field(default=0.99, gt=0.0, lt=1.0, strict=False)
     award_odds_limit: int = Field(default=100_000_000, ge=1)  # every award at least once in N games

@@ -28,6 +28,7 @@ INPUTS = {  # every input the cabinet handles, and the part that owns it
         "RamClear",
         "RunRomCheck",
     },
+    "SettingsPart": {"ChangeSetting"},
     "Cabinet": {"ButtonChanged"},
 }
 

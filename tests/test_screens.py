@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from egm.config import load_cabinet_config
-from egm.events import RamClear
+from egm.events import ChangeSetting, RamClear
 from egm.games.dragon_poker.screenshots import set_step
 from egm.video.screenshot import credit, play_one
 from egm.video.session import Session
@@ -333,3 +333,52 @@ def test_side_bet_on_a_game_without_one_says_so(config, tmp_path: Path) -> None:
         assert s.video.wager("poker-grid").side_bets == {}
     finally:
         s.close()
+
+
+# --- settings, credit limit, pool meters ------------------------------------------------------------
+def test_a_setting_change_is_logged_with_old_and_new_and_kept(config, tmp_path: Path) -> None:
+    s = Session(config, tmp_path / "nvram", seed=7, game_ids=GAME)
+    s.key("f10")
+    assert not s.cabinet.handle(ChangeSetting("volume_percent", 200)).accepted
+    assert s.cabinet.handle(ChangeSetting("credit_limit_cents", 5000)).accepted
+    assert s.cabinet.handle(ChangeSetting("hand_pay_limit_cents", 100000)).accepted
+    refused = s.cabinet.handle(ChangeSetting("hand_pay_limit_cents", 10_000_000))
+    assert not refused.accepted and "jurisdiction" in refused.reason
+    entry = next(e for e in s.cabinet.event_log() if e["kind"] == "setting_changed")
+    assert entry["detail"] == {"setting": "hand_pay_limit_cents", "old": 120000, "new": 100000}
+    assert entry["message"] == "Hand-pay limit changed from $1,200.00 to $1,000.00."
+    s.close()
+    again = Session(config, tmp_path / "nvram", seed=7, game_ids=GAME)
+    try:
+        assert again.cabinet.credit_limit_cents == 5000
+        assert again.cabinet.jurisdiction.hand_pay_limit_cents == 100000
+    finally:
+        again.close()
+
+
+def test_a_bill_past_the_credit_limit_is_returned_with_a_message(session: Session) -> None:
+    session.key("f10")
+    assert session.cabinet.handle(ChangeSetting("credit_limit_cents", 15000)).accepted
+    session.key("f10")
+    session.key("f7")  # $100
+    session.key("f7")  # another $100 would make $200, past the $150 limit
+    assert session.cabinet.credits_cents == 10000
+    refusal = next(t for t in toasts(session) if "limit" in t)
+    assert "$150.00" in refusal and "returned" in refusal
+    assert_player_words(refusal)
+
+
+def test_the_denomination_changes_only_with_no_credit(session: Session) -> None:
+    credit(session)
+    session.key("f10")
+    refused = session.cabinet.handle(ChangeSetting("denomination_cents", 5))
+    assert not refused.accepted and "no credit" in refused.reason
+    assert session.cabinet.config.denomination_cents == 1
+
+
+def test_pool_meters_add_up_what_the_jackpot_takes_and_pays(session: Session) -> None:
+    before, after = reveal_moving_the_jackpot(session)
+    pool = session.cabinet.memory.get("pool_meters")["dragon_jackpot"]
+    paid_in = sum(pool["paid_in_cents"].values())
+    won = sum(pool["won_cents"].values())
+    assert paid_in - won + pool["seed_cents"] == after  # the pool started at 0: every cent accounted for

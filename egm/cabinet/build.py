@@ -26,6 +26,7 @@ from .credit_in import CreditInPart
 from .machine import CabinetMachine, state_table, transition_table
 from .play import PlayPart, os_rng, seeded_rng
 from .service import ServicePart
+from .settings import SettingsPart
 
 # How the last run ended, read from the last event it logged: anything else is an unannounced stop.
 PREVIOUS_STOP = {
@@ -42,7 +43,7 @@ POWER_UP_MESSAGES = {
 TRACEBACK_KEPT = 8000  # characters of a software fault's traceback in the event log (its innermost end)
 
 
-class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart):
+class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart):
     """The controller. Construct, `boot()`, then feed it events (see the package doc)."""
 
     def __init__(
@@ -142,6 +143,7 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart):
             self._ram_error = str(exc)
             log.error("RAM error at power-up: %s", exc)
         if self.memory is not None:
+            self._apply_settings()
             self._power_up_records()
         self._settle()
         return Result(True, f"booted into {self.state}")

@@ -77,6 +77,9 @@ class CabinetPart:
     _open_doors: set[Door]
     _faults: dict[tuple[str, str], str]
     _warnings: dict[tuple[str, str], str]
+    credit_limit_cents: int  # the credit limit in force (settings.SettingsPart), 0: none
+    _cash_out: Callable[[Any], Result]  # cash_out.CashOutPart
+    _apply_settings: Callable[[], None]  # the kept settings over the configuration (settings.SettingsPart)
 
     # --- reading -----------------------------------------------------------------------------------
     @property
@@ -120,6 +123,7 @@ class CabinetPart:
             "events": memory.events(limit=10) if memory else [],
             "open_doors": sorted(d.value for d in self._open_doors),
             "warnings": sorted(self._warnings.values()),
+            "faults": {device: message for (device, _), message in self._faults.items()},
         }
 
     def recall(self) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from egm.events import ACCEPTED, PlayerDecision, Result, SelectGame, StartGame
+from egm.events import ACCEPTED, CashOut, PlayerDecision, Result, SelectGame, StartGame
 from egm.games.base import DecisionRefused, Game
 from egm.games.scoreboard import scoreboard_after
 from egm.memory.store import Transaction
@@ -17,6 +17,7 @@ from egm.payout.handpay import requires_hand_pay
 from egm.rng import Rng, derive_seed
 
 from .core import CabinetPart
+from .pool_meters import pool_meters_after
 
 
 def seeded_rng(seed: int) -> Callable[[int], Rng]:
@@ -131,7 +132,11 @@ class PlayPart(CabinetPart):
         denom = record["wager"]["denom_cents"]
         win_cents = outcome.win_credits * denom
         stake_cents = record["wager"]["stake_credits"] * denom
-        hand_paid = requires_hand_pay(win_cents, self.jurisdiction.hand_pay_limit_cents)
+        limit = self.credit_limit_cents
+        past_limit = bool(limit) and self.credits_cents + win_cents > limit
+        hand_paid = requires_hand_pay(win_cents, self.jurisdiction.hand_pay_limit_cents) or (
+            past_limit and self.config.credit_limit_win == "handpay"
+        )
         game_id, paytable_id = record["game_id"], record["paytable_id"]
         scoreboard = dict(memory.get("scoreboard", {}))
         scoreboard[game_id] = scoreboard_after(scoreboard.get(game_id, []), outcome.result_code)
@@ -146,8 +151,10 @@ class PlayPart(CabinetPart):
 
         def finish(tx: Transaction) -> None:
             if hand_paid:
+                why = "it would pass the credit limit" if past_limit else "it reaches the hand-pay limit"
                 tx.set("handpay", {"kind": "jackpot", "amount_cents": win_cents, "game": record["number"]})
-                tx.log("hand_pay", f"Jackpot of {win_cents} cents locks up for a hand pay.", game=game_id)
+                tx.log("hand_pay", f"A win of {format_cents(win_cents)} locks up for a hand pay: {why}.",
+                       game=game_id)
             elif win_cents:
                 tx.meters.add("coin_out", win_cents)
                 tx.meters.add("current_credits", win_cents)
@@ -155,6 +162,9 @@ class PlayPart(CabinetPart):
             tx.meters.add("games_won" if win_cents > stake_cents else "games_lost", 1)
             if outcome.pools_cents:
                 tx.set("pools", {**memory.get("pools", {}), **outcome.pools_cents})
+            movements = outcome.summary.get("pool_movements")
+            if movements:
+                tx.set("pool_meters", pool_meters_after(memory.get("pool_meters", {}), movements))
             tx.set("scoreboard", scoreboard)
             final = {**record, "round": self.round.to_record()}
             tx.add_recall({**final, "outcome": {**result, "summary": dict(outcome.summary)}})
@@ -168,6 +178,8 @@ class PlayPart(CabinetPart):
             self.machine.trigger("jackpot_lockup" if hand_paid else "game_over")
         self._check_memory("after the game")
         self._settle()
+        if past_limit and not hand_paid and self.state == "attract":
+            self._cash_out(CashOut())  # the credit is past the limit: it leaves on a ticket
 
     def _paytable_id(self, game: Game) -> str:
         return str(getattr(game.paytable, "id", game.game_id))

@@ -67,6 +67,7 @@ class ServicePart(CabinetPart):
             recall_depth=self.jurisdiction.recall_depth,
         )
         self._ram_error = ""
+        self._apply_settings()  # the configuration files' settings again
         self.round = None
         self.last_outcome = None
         self._commit(
