@@ -293,6 +293,7 @@ def test_accounting_breach_is_a_tilt_that_survives_power_up(tmp_path: Path, monk
 def test_rom_failure_names_the_file_and_stops_play(tmp_path: Path) -> None:
     class BadRom:
         is_development_key = False
+        file_count = 0
         problems = [RomProblem("egm/cabinet.py", "changed", "SHA-256 differs")]
 
     cab = make_cabinet(tmp_path, rom_check=lambda: BadRom())
@@ -306,6 +307,7 @@ def test_rom_failure_names_the_file_and_stops_play(tmp_path: Path) -> None:
 def test_kiosk_refuses_the_development_key(tmp_path: Path) -> None:
     class DevRom:
         is_development_key = True
+        file_count = 0
         problems: list[object] = []
 
     cab = make_cabinet(tmp_path, config=spine_config(kiosk=True), rom_check=lambda: DevRom())

@@ -11,7 +11,7 @@ import pytest
 from egm.config import load_cabinet_config
 from egm.events import ChangeSetting, RamClear
 from egm.games.dragon_poker.screenshots import set_step
-from egm.video.screenshot import credit, play_one
+from egm.video.screenshot import credit, play_one, tab_centre
 from egm.video.session import Session
 from egm.video.theme import money
 
@@ -382,3 +382,53 @@ def test_pool_meters_add_up_what_the_jackpot_takes_and_pays(session: Session) ->
     paid_in = sum(pool["paid_in_cents"].values())
     won = sum(pool["won_cents"].values())
     assert paid_in - won + pool["seed_cents"] == after  # the pool started at 0: every cent accounted for
+
+
+# --- service pages -------------------------------------------------------------------------------------
+def open_tab(s: Session, tab: str) -> list[str]:
+    s.click(*tab_centre(tab))
+    return drawn(s)
+
+
+def test_service_pages_show_devices_settings_pools_log_and_rom(session: Session) -> None:
+    start_reveal(session)
+    session.wait(8.0)
+    session.key("f10")
+    words = open_tab(session, "devices")
+    for device in ("Bill acceptor", "Printer", "Paper level", "Panel link", "Speaker"):
+        assert device in words
+    words = open_tab(session, "pools")
+    jackpot = session.cabinet.memory.get("pools")["dragon_jackpot"]
+    assert words[words.index("Dragon Jackpot: current value") + 1] == money(jackpot)
+    assert "Dragon Jackpot: total contributed" in words and "Dragon Jackpot: total won" in words
+    words = open_tab(session, "rom")
+    game = session.cabinet.games["dragon-poker"]
+    assert any(game.paytable.id in w and game.paytable.sha256 in w for w in words)
+    assert any(w.startswith("Last check:") and "at power-up: all" in w for w in words)
+    assert any(w.endswith("  egm/__init__.py") for w in words)  # a program file with its hash
+    words = open_tab(session, "settings")
+    assert "Credit limit" in words
+    change = next(b for b in session.video.scene.buttons(session.video.frame)
+                  if b.action.startswith("set:credit_limit_cents:"))
+    session.click(*change.rect.center)
+    assert session.cabinet.credit_limit_cents == int(change.action.split(":")[2])
+    assert session.cabinet.event_log(1)[0]["kind"] == "setting_changed"
+    words = open_tab(session, "events")
+    assert words[0].startswith("EVENT LOG") or any(w.startswith("EVENT LOG") for w in words)
+
+
+def test_the_event_log_pages_back_to_its_first_entry(session: Session) -> None:
+    for _ in range(12):
+        session.key("f8")  # door open and close: two entries each, and a ROM check
+        session.key("f8")
+    session.key("f10")
+    open_tab(session, "events")
+    scene = session.video.scene
+    pages = scene.pages(session.video.frame)
+    assert pages >= 3
+    older = next(b for b in scene.buttons(session.video.frame) if b.action == "page_older")
+    for _ in range(pages + 2):
+        session.click(*older.rect.center)
+    words = drawn(session)
+    assert any(w.startswith(f"EVENT LOG (newest first): page {pages} of {pages}") for w in words)
+    assert any("memory_initialised" in w for w in words)  # the first entry ever written

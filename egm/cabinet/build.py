@@ -25,7 +25,7 @@ from .core import log
 from .credit_in import CreditInPart
 from .machine import CabinetMachine, state_table, transition_table
 from .play import PlayPart, os_rng, seeded_rng
-from .service import ServicePart
+from .service import ServicePart, rom_check_message
 from .settings import SettingsPart
 
 # How the last run ended, read from the last event it logged: anything else is an unannounced stop.
@@ -74,6 +74,7 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart):
         self.recovered = []  # what the boot found interrupted and finished
         self._ram_error = ""
         self._rom_problems = []
+        self._rom_files = 0
         self._open_doors = set()
         self._faults = {}
         self._warnings = {}
@@ -131,7 +132,7 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart):
         """Power-up: self-test (ROM, wager memory), recover what a power cut interrupted, settle."""
         self.machine.trigger("power_on")
         self._open_doors = {d for d in Door if self.devices.doors.is_open(d)}
-        self._run_rom_check()
+        self._run_rom_check("at power-up")
         try:
             self.memory = WagerMemory.open(
                 self.nvram_dir,
@@ -162,6 +163,9 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart):
                 POWER_UP_MESSAGES[previous],
                 previous_stop=previous,
                 doors_open=sorted(d.value for d in self._open_doors),
+                rom_check=rom_check_message("at power-up", self._rom_problems, self._rom_files)
+                if self.rom_check is not None
+                else None,
             )
             for problem in self._rom_problems:
                 tx.log("rom_error", f"ROM self-test failed: {problem}")

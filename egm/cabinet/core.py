@@ -74,6 +74,7 @@ class CabinetPart:
     machine: CabinetMachine
     _ram_error: str
     _rom_problems: list[str]
+    _rom_files: int  # files the last ROM check verified
     _open_doors: set[Door]
     _faults: dict[tuple[str, str], str]
     _warnings: dict[tuple[str, str], str]
@@ -118,6 +119,7 @@ class CabinetPart:
             "last_outcome": self.last_outcome,
             "scoreboard": memory.get("scoreboard", {}) if memory else {},
             "pools_cents": memory.get("pools", {}) if memory else {},
+            "pool_meters": memory.get("pool_meters", {}) if memory else {},
             "pending": {k: memory.get(k) for k in ("bill", "cashout", "handpay")} if memory else {},
             "tickets": memory.last_tickets() if memory else [],
             "events": memory.events(limit=10) if memory else [],

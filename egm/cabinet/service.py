@@ -20,6 +20,17 @@ from egm.money import format_cents
 from .core import CabinetPart
 
 
+def rom_check_message(when: str, problems: list[str], files: int) -> str:
+    """The event log's line for one ROM check.
+
+    >>> rom_check_message("at power-up", [], 212)
+    'ROM check at power-up: all 212 files verified.'
+    """
+    if problems:
+        return f"ROM check {when}: FAILED, {len(problems)} problem(s)."
+    return f"ROM check {when}: all {files} files verified."
+
+
 class ServicePart(CabinetPart):
     """Handles KeyTurned, DoorChanged, device faults and warnings, RamClear and RunRomCheck."""
 
@@ -70,6 +81,7 @@ class ServicePart(CabinetPart):
         self._apply_settings()  # the configuration files' settings again
         self.round = None
         self.last_outcome = None
+        self._run_rom_check("after the RAM clear")  # logged first: the clear's own entry stays the newest
         self._commit(
             lambda tx: tx.log(
                 "ram_clear",
@@ -80,7 +92,6 @@ class ServicePart(CabinetPart):
         )
         self.machine.trigger("ram_clear")
         self.machine.trigger("ram_cleared")
-        self._run_rom_check()
         self._settle()
         return ACCEPTED
 
@@ -114,9 +125,8 @@ class ServicePart(CabinetPart):
     def _operator_rom_check(self, event: RunRomCheck) -> Result:
         if self.state != "audit":
             return self._not_now(event, "a ROM check (operator menu only)")
-        self._run_rom_check()
+        self._run_rom_check("by the operator")
         problems = "; ".join(self._rom_problems)
-        self._commit(lambda tx: tx.log("rom_check", f"ROM check: {problems or 'all files verified'}."))
         return Result(not self._rom_problems, problems or "ROM verified")
 
     def _door_changed(self, event: DoorChanged) -> Result:
@@ -163,8 +173,9 @@ class ServicePart(CabinetPart):
             self._commit(lambda tx: tx.log("device_warning_cleared", f"{event.device} {event.kind} cleared."))
         return ACCEPTED
 
-    def _run_rom_check(self) -> None:
-        """Verify the program and pay-table ROM; each problem names the file and is logged."""
+    def _run_rom_check(self, when: str = "at door close") -> None:
+        """Verify the program and pay-table ROM; the result, and each problem naming its file, is
+        logged (at power-up memory is not open yet: _power_up_records logs it)."""
         if self.rom_check is None:
             self._rom_problems = []
             return
@@ -173,8 +184,14 @@ class ServicePart(CabinetPart):
         if self.config.kiosk and check.is_development_key:
             problems.append("kiosk mode refuses the development signing key; install a production-signed ROM")
         self._rom_problems = problems
-        if problems:  # at power-up memory is not open yet: _power_up_records logs them
-            self._commit(lambda tx: [tx.log("rom_error", f"ROM self-test failed: {p}") for p in problems])
+        self._rom_files = check.file_count
+
+        def logged(tx: Transaction) -> None:
+            tx.log("rom_check", rom_check_message(when, problems, check.file_count), files=check.file_count)
+            for p in problems:
+                tx.log("rom_error", f"ROM self-test failed: {p}")
+
+        self._commit(logged)
 
     handlers = {
         KeyTurned: _key_turned,

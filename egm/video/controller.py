@@ -26,7 +26,7 @@ from egm.events import ButtonChanged, CashOut, Door, Key, PlayerDecision, Result
 from egm.games import UnknownGame, descriptor_of
 from egm.games.base import Game, Round, RoundView, Wager
 from egm.games.descriptor import InfoPage
-from egm.video import snap
+from egm.video import service_info, snap
 from egm.video.bet_choice import BetChoice
 from egm.video.inputs import DEVICE_KEYS, PANEL_KEYS, PointerFilter
 from egm.video.layout import BAR_RECT, CONTENT_RECT, LOGICAL_SIZE, Viewport
@@ -140,6 +140,7 @@ class VideoController:
         self.pending_cues: list[str] = []
         self.was_busy = False
         self.rollup_start: float | None = None
+        self.rom_files: dict[str, Any] | None = None  # the ROM details, read once
         self.recall_views: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
         self.tickets_seen = len(self._printed())
         self.scenes: dict[str, Scene] = {}
@@ -163,6 +164,9 @@ class VideoController:
         previous = self.snapshot
         self.snapshot = self._display(self.cabinet.snapshot())
         self.pending_cues += cues(previous, self.snapshot)
+        volume = (self.snapshot.get("settings") or {}).get("volume_percent")
+        if volume is not None:  # the operator's volume setting
+            self.audio.volume = volume / 100
         now = self.clock.monotonic()
         self.toasts = [t for t in self.toasts if t.until > now]
         self.frame = Frame(self.snapshot, now)
@@ -198,7 +202,18 @@ class VideoController:
         display = {**raw, "game": self.table}
         if snap.state(raw) == "audit":
             display["recall"] = [self._recall_entry(r) for r in self.cabinet.recall()[:RECALL_SHOWN]]
-            display["event_log"] = self.cabinet.event_log(40)
+            display["event_log"] = log = self.cabinet.event_log()
+            if self.rom_files is None:
+                self.rom_files = service_info.rom_details(self.config, self.cabinet.games)
+            speaker = type(self.audio.speaker).__name__.replace("Speaker", "").lower() or "speaker"
+            display["service"] = {
+                "devices": service_info.device_rows(raw, self.config, f"{speaker}, volume "
+                                                    f"{round(self.audio.volume * 100)}%", log),
+                "settings": service_info.setting_rows(raw, self.cabinet.games, self.config.jurisdiction,
+                                                      self.clock.now().strftime("%Y-%m-%d %H:%M:%S UTC")),
+                "pools": service_info.pool_rows(raw),
+                "rom": {**self.rom_files, "last_check": service_info.last_rom_check(log)},
+            }
         return display
 
     def _recall_entry(self, record: Mapping[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pygame
 
-from egm.events import RamClear, RunRomCheck
+from egm.events import ChangeSetting, RamClear, RunRomCheck
 from egm.video import snap
 from egm.video.layout import CONTENT_RECT
 from egm.video.scene import Frame, Resources, Scene, UiAction
@@ -17,15 +17,22 @@ from egm.video.scenes import game_scene
 from egm.video.theme import AMBER, CABINET, CYAN, GOLD, GREEN, LIGHT_GREY, RED, WHITE, money, panel
 from egm.video.widgets import Button, draw_all, hit
 
-TABS = ("meters", "recall", "events", "rom", "ram_clear", "shutdown")
+TABS = ("meters", "recall", "events", "devices", "settings", "pools", "rom", "ram_clear", "shutdown")
 TAB_LABELS = {
     "meters": "METERS",
     "recall": "GAME\nRECALL",
     "events": "EVENT\nLOG",
-    "rom": "ROM\nCHECK",
+    "devices": "DEVICE\nSTATUS",
+    "settings": "SETTINGS",
+    "pools": "POOL\nMETERS",
+    "rom": "ROM\nDETAILS",
     "ram_clear": "RAM\nCLEAR",
     "shutdown": "SHUT\nDOWN",
 }
+TAB_STEP, TAB_W = 205, 195
+EVENTS_PER_PAGE = 15
+FILES_PER_PAGE = 10
+PAGER = (pygame.Rect(1500, 300, 340, 100), pygame.Rect(1500, 430, 340, 100))  # OLDER / NEWER
 BODY = pygame.Rect(40, 150, 1840, 760)
 RECALL_RECT = pygame.Rect(60, 240, 1344, 651)  # 0.7 of the 1920x930 table
 COUNT_METERS = ("games_played", "games_won", "games_lost", "door_opens", "power_resets")
@@ -38,33 +45,49 @@ class OperatorScene(Scene):
         super().__init__(res)
         self.tab = "meters"
         self.recall_index = 0  # 0 = the last game
+        self.page = 0  # the event log's or the ROM file list's page (0 = the first)
         self.confirm = False
         self.tables: dict[str, Scene] = {}
         self.picture: tuple[tuple[Any, ...], pygame.Surface] | None = None
 
     def enter(self, frame: Frame) -> None:
-        self.tab, self.recall_index, self.confirm = "meters", 0, False
+        self.tab, self.recall_index, self.confirm, self.page = "meters", 0, False, 0
 
     def buttons(self, frame: Frame) -> list[Button]:
         out = [
             Button(
                 tab,
                 TAB_LABELS[tab],
-                pygame.Rect(40 + i * 306, 20, 290, 110),
+                pygame.Rect(40 + i * TAB_STEP, 20, TAB_W, 110),
                 "on",
                 CYAN if tab == self.tab else AMBER,  # the open page's tab stands out
             )
             for i, tab in enumerate(TABS)
         ]
         if self.tab == "recall":
+            count = len(snap.recall(frame.snapshot))
             out += [
-                Button("older", "OLDER", pygame.Rect(1460, 300, 380, 110), "on"),
+                Button("older", "OLDER", pygame.Rect(1460, 300, 380, 110),
+                       "on" if self.recall_index + 1 < count else "off"),
                 Button(
                     "newer", "NEWER", pygame.Rect(1460, 440, 380, 110), "on" if self.recall_index else "off"
                 ),
             ]
-        elif self.tab == "rom":
-            out.append(Button("rom_check", "RUN ROM\nCHECK", pygame.Rect(760, 700, 400, 130), "on"))
+        elif self.tab in ("events", "rom"):
+            pages = self.pages(frame)
+            out += [
+                Button("page_older", "NEXT PAGE" if self.tab == "rom" else "OLDER", PAGER[0],
+                       "on" if self.page + 1 < pages else "off"),
+                Button("page_newer", "PREVIOUS PAGE" if self.tab == "rom" else "NEWER", PAGER[1],
+                       "on" if self.page else "off"),
+            ]
+            if self.tab == "rom":
+                out.append(Button("rom_check", "RUN ROM\nCHECK", pygame.Rect(1500, 600, 340, 120), "on"))
+        elif self.tab == "settings":
+            for i, (name, _, _, nxt) in enumerate(service(frame).get("settings", [])):
+                if name and nxt is not None:
+                    rect = pygame.Rect(1560, BODY.y + 78 + i * 56, 260, 50)
+                    out.append(Button(f"set:{name}:{nxt}", "CHANGE", rect, "on"))
         elif self.tab == "ram_clear":
             if self.confirm:
                 out += [
@@ -87,7 +110,14 @@ class OperatorScene(Scene):
             return []
         action = button.action
         if action in TABS:
-            self.tab, self.confirm = action, False
+            self.tab, self.confirm, self.page = action, False, 0
+        elif action == "page_older":
+            self.page = min(self.page + 1, self.pages(frame) - 1)
+        elif action == "page_newer":
+            self.page = max(0, self.page - 1)
+        elif action.startswith("set:"):
+            _, name, value = action.split(":")
+            return [ChangeSetting(name, int(value))]
         elif action == "older":
             self.recall_index = min(self.recall_index + 1, max(0, len(snap.recall(frame.snapshot)) - 1))
         elif action == "newer":
@@ -152,30 +182,71 @@ class OperatorScene(Scene):
             self.picture = (key, pygame.transform.smoothscale(picture, RECALL_RECT.size))
         return self.picture[1]
 
+    def pages(self, frame: Frame) -> int:
+        """How many pages the event log or the ROM file list fills."""
+        if self.tab == "events":
+            count, per = len(snap.event_log(frame.snapshot)), EVENTS_PER_PAGE
+        else:
+            count, per = len(service(frame).get("rom", {}).get("files", [])), FILES_PER_PAGE
+        return max(1, -(-count // per))
+
     def _draw_events(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit
-        self._title(surface, "EVENT LOG (newest first)")
-        for i, entry in enumerate(snap.event_log(frame.snapshot)[:16]):
+        log = snap.event_log(frame.snapshot)
+        self._title(surface, f"EVENT LOG (newest first): page {self.page + 1} of {self.pages(frame)}, "
+                             f"{len(log)} entries")
+        shown = log[self.page * EVENTS_PER_PAGE:(self.page + 1) * EVENTS_PER_PAGE]
+        for i, entry in enumerate(shown):
             text = f"{str(entry.get('at', ''))[:19]}  {entry.get('kind', '')}: {entry.get('message', '')}"
-            kit.text(surface, text[:120], (BODY.x + 30, BODY.y + 80 + i * 42), 26, LIGHT_GREY)
+            kit.text(surface, text, (BODY.x + 30, BODY.y + 80 + i * 42), kit.fit(text, 1400, 26), LIGHT_GREY)
 
     def _draw_rom(self, surface: pygame.Surface, frame: Frame) -> None:
+        kit, rom = self.res.kit, service(frame).get("rom", {})
+        self._title(surface, "ROM DETAILS")
+        lines = [(f"Software: {rom.get('version', '')}", WHITE),
+                 (f"Last check: {rom.get('last_check', '')}", GREEN if "verified" in rom.get("last_check", "")
+                  else RED)]
+        lines += [(f"Pay table {pid} v{version}  sha256 {digest}", CYAN)
+                  for pid, version, digest in rom.get("paytables", [])]
+        files = rom.get("files", [])
+        lines.append((f"Program files ({len(files)}): page {self.page + 1} of {self.pages(frame)}", GOLD))
+        lines += [(f"{digest}  {path}", LIGHT_GREY)
+                  for path, digest in files[self.page * FILES_PER_PAGE:(self.page + 1) * FILES_PER_PAGE]]
+        for i, (text, colour) in enumerate(lines):
+            kit.text(surface, text, (BODY.x + 30, BODY.y + 80 + i * 40), kit.fit(text, 1400, 24), colour)
+
+    def _draw_devices(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit
-        self._title(surface, "PROGRAM AND PAY-TABLE ROM")
-        kit.text(
-            surface,
-            "Verifies every program file and pay table against the signed manifest.",
-            (BODY.x + 30, BODY.y + 90),
-            30,
-            WHITE,
-        )
-        checks = [e for e in snap.event_log(frame.snapshot) if str(e.get("kind", "")).startswith("rom")][:8]
-        if not checks:
-            kit.text(surface, "No ROM check in the log yet.", (BODY.x + 30, BODY.y + 150), 28, LIGHT_GREY)
-        for i, entry in enumerate(checks):
-            ok = "verified" in str(entry.get("message", ""))
-            text = f"{str(entry.get('at', ''))[:19]}  {entry.get('message', '')}"
-            kit.text(surface, text[:110], (BODY.x + 30, BODY.y + 150 + i * 42), 28, GREEN if ok else RED)
+        self._title(surface, "DEVICE STATUS")
+        heads = (("DEVICE", 0), ("LINK", 300), ("NOW", 620), ("LAST FAULT", 1000))
+        for title, dx in heads:
+            kit.text(surface, title, (BODY.x + 30 + dx, BODY.y + 90), 26, GOLD, bold=True)
+        for i, row in enumerate(service(frame).get("devices", [])):
+            y = BODY.y + 140 + i * 56
+            for (_, dx), value in zip(heads, row, strict=True):
+                colour = (GREEN if value == "OK" else RED) if dx == 620 else WHITE
+                width = 360 if dx < 1000 else 800
+                kit.text(surface, value, (BODY.x + 30 + dx, y), kit.fit(value, width, 26), colour)
+
+    def _draw_settings(self, surface: pygame.Surface, frame: Frame) -> None:
+        kit = self.res.kit
+        self._title(surface, "SETTINGS (each change is logged with its old and new value)")
+        for i, (_, label, value, _) in enumerate(service(frame).get("settings", [])):
+            y = BODY.y + 88 + i * 56
+            kit.text(surface, label, (BODY.x + 30, y), 28, LIGHT_GREY)
+            kit.text(surface, value, (BODY.x + 760, y), 28, WHITE, bold=True)
+
+    def _draw_pools(self, surface: pygame.Surface, frame: Frame) -> None:
+        kit = self.res.kit
+        self._title(surface, "POOL METERS (since the last RAM clear)")
+        rows = service(frame).get("pools", [])
+        if not rows:
+            kit.text(surface, "No game on this cabinet has a running pool.", (BODY.x + 30, BODY.y + 100), 28,
+                     WHITE)
+        for i, (label, value) in enumerate(rows):
+            y = BODY.y + 88 + i * 50
+            kit.text(surface, label, (BODY.x + 30, y), 28, LIGHT_GREY)
+            kit.text(surface, value, (BODY.x + 1000, y), 28, WHITE, bold=True, anchor="topright")
 
     def _draw_ram_clear(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit
@@ -201,6 +272,11 @@ class OperatorScene(Scene):
             WHITE,
             anchor="midtop",
         )
+
+
+def service(frame: Frame) -> Mapping[str, Any]:
+    """The service pages' data the controller adds to the operator menu's snapshot."""
+    return frame.snapshot.get("service") or {}
 
 
 def meter_lines(meters: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
