@@ -79,6 +79,15 @@ class EmulatedBillAcceptor(_EventQueue):
         self._report(self.escrow)
         return True
 
+    def insert_counterfeit(self, amount_cents: int) -> bool:
+        """A note that fails the acceptor's own checks (a counterfeit): it never reaches escrow."""
+        if self.jammed or self.escrow is not None:
+            self._report(BillRejected("The note reader is busy or jammed; your note was returned."))
+            return False
+        dollars = f"${amount_cents // 100:,}.{amount_cents % 100:02d}"
+        self._report(BillRejected(f"The {dollars} note was not recognised as genuine; it was returned."))
+        return False
+
     def insert_ticket(self, barcode: str, amount_cents: int = 0) -> bool:
         """A TITO ticket goes in (amount_cents: what the ticket reads, 0 when unknown)."""
         if self.jammed or self.escrow is not None or not self.tickets_enabled:

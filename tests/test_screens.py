@@ -432,3 +432,39 @@ def test_the_event_log_pages_back_to_its_first_entry(session: Session) -> None:
     words = drawn(session)
     assert any(w.startswith(f"EVENT LOG (newest first): page {pages} of {pages}") for w in words)
     assert any("memory_initialised" in w for w in words)  # the first entry ever written
+
+
+# --- the device drawer's bad money ----------------------------------------------------------------------
+def drawer_press(s: Session, action: str) -> None:
+    s.key("tab")
+    button = next(b for b in s.video.drawer_buttons() if b.action == action)
+    s.click(*button.rect.center)
+    s.video.overlay = None
+
+
+def test_the_drawer_offers_bad_money_each_refused_and_no_credit_moves(session: Session) -> None:
+    credit(session)
+    session.key("c")  # a $100 ticket
+    session.wait(5.0)
+    session.key("escape")
+    session.key("t")  # redeemed: $100 back on the meter
+    session.key("c")  # and a second ticket
+    session.wait(5.0)
+    session.key("escape")
+    credits, meters_before = session.cabinet.credits_cents, dict(session.cabinet.memory.meters.to_record())
+    expected = {
+        "counterfeit": "not recognised as genuine",
+        "bad_ticket:forged": "not issued by this machine",
+        "bad_ticket:redeemed": "already redeemed",
+        "bad_ticket:expired": "expired on",
+    }
+    for action, words in expected.items():
+        if action == "bad_ticket:expired":
+            session.clock.advance(31 * 24 * 3600)  # the second ticket is now past its 30 days
+        session.video.toasts.clear()
+        drawer_press(session, action)
+        refusal = next((t for t in toasts(session) if words in t), None)
+        assert refusal is not None, (action, toasts(session))
+        assert_player_words(refusal)
+        assert session.cabinet.credits_cents == credits == 0
+    assert dict(session.cabinet.memory.meters.to_record()) == meters_before

@@ -41,7 +41,7 @@ from egm.video.scenes.hand_pay import HandPayScene
 from egm.video.scenes.operator import OperatorScene
 from egm.video.scenes.tilt import TiltScene
 from egm.video.sound_cues import cues
-from egm.video.theme import CABINET, GOLD, RED, WHITE, money
+from egm.video.theme import CABINET, GOLD, RED, WHITE, money, panel
 from egm.video.widgets import Button, draw_all, hit, hit_any, label_box
 from hardware.factory import Devices
 
@@ -62,9 +62,12 @@ PANEL_BUTTONS = (  # (panel button, label, x, width) along the bottom bar; AUTO_
 )
 BET_BUTTONS = ("bet_one", "max_bet", "side_bet")
 METER_X, METER_W = 160, 236
+DRAWER_RECT = pygame.Rect(20, 360, 1880, 560)
 EMULATED_CONTROLS = {  # drawer control -> (device, the emulated device's method it needs)
     "bill": ("bill_acceptor", "insert_bill"),
     "ticket": ("bill_acceptor", "insert_ticket"),
+    "counterfeit": ("bill_acceptor", "insert_counterfeit"),
+    "bad_ticket": ("bill_acceptor", "insert_ticket"),
     "door": ("doors", "open_door"),
     "key": ("doors", "turn_key"),
 }
@@ -251,7 +254,9 @@ class VideoController:
             draw_help(surface, kit, pages[min(self.help_page, len(pages) - 1)], self.help_page, len(pages))
         elif self.overlay == "drawer":
             shade(surface)
-            kit.text(surface, "EMULATED DEVICES", (960, 440), 44, GOLD, bold=True, anchor="midbottom")
+            panel(surface, DRAWER_RECT)  # the drawer is its own panel: the scene below never shows through
+            kit.text(surface, "EMULATED DEVICES", (960, DRAWER_RECT.y + 18), 44, GOLD, bold=True,
+                     anchor="midtop")
             draw_all(surface, kit, self.drawer_buttons(), frame.now)
         elif self.overlay == "ticket" and self._printed():
             draw_ticket_overlay(surface, kit, self._printed()[-1])
@@ -513,6 +518,15 @@ class VideoController:
                 return
             acceptor.insert_ticket(printed[-1].validation_number, printed[-1].amount_cents)
             self.overlay = None
+        elif kind == "counterfeit":
+            acceptor.insert_counterfeit(self.config.bill_denominations_cents[-1])
+        elif kind == "bad_ticket":
+            found = bad_ticket(arg, snap.tickets(self.snapshot), self.clock.now().isoformat())
+            if isinstance(found, str):
+                self.toast(found)
+                return
+            acceptor.insert_ticket(*found)
+            self.overlay = None
         elif kind == "door":
             door = Door(arg)
             (doors.close_door if doors.is_open(door) else doors.open_door)(door)
@@ -617,14 +631,18 @@ class VideoController:
             ("key:operator", "OPERATOR\nKEY " + ("OFF" if Key.OPERATOR in self.keys_on else "ON")),
             ("key:attendant", "ATTENDANT\nKEY " + ("OFF" if Key.ATTENDANT in self.keys_on else "ON")),
             ("power_cut", "CUT\nPOWER"),
+            ("counterfeit", "COUNTERFEIT\nBILL"),
+            ("bad_ticket:forged", "FORGED\nTICKET"),
+            ("bad_ticket:expired", "EXPIRED\nTICKET"),
+            ("bad_ticket:redeemed", "REDEEMED\nTICKET"),
         ]
         return [
             Button(
                 action,
                 label,
-                pygame.Rect(40 + (i % 6) * 310, 520 + (i // 6) * 140, 290, 120),
+                pygame.Rect(40 + (i % 6) * 310, DRAWER_RECT.y + 90 + (i // 6) * 140, 290, 120),
                 "on",
-                RED if action == "power_cut" else (110, 200, 255),
+                RED if action.startswith(("power_cut", "counterfeit", "bad_ticket")) else (110, 200, 255),
             )
             for i, (action, label) in enumerate(items)
         ]
@@ -661,3 +679,27 @@ class VideoController:
             caption = f"{title}  {money(value * denom)}" + (f"  SIDE {side:,}" if side else "")
             label_box(surface, kit, rect, caption, f"{value:,}", colour, 48)
         draw_all(surface, kit, self.bar_buttons(), frame.now)
+
+
+def bad_ticket(kind: str, issued: list[Any], now_iso: str) -> tuple[str, int] | str:
+    """(validation number, amount) of a ticket the cabinet must refuse, for the device drawer: a forged
+    validation number (the newest ticket's, its last digit changed), an expired ticket, or one
+    already redeemed; or a sentence saying why there is none to insert.
+
+    >>> bad_ticket("forged", [{"validation_number": "123456789012345678", "amount_cents": 500}], "")
+    ('123456789012345679', 500)
+    """
+    if kind == "forged":
+        if not issued:
+            return "000000000000000001", 100  # no ticket issued yet: any number is forged
+        number, amount = str(issued[0]["validation_number"]), int(issued[0]["amount_cents"])
+        return number[:-1] + str((int(number[-1]) + 1) % 10), amount
+    if kind == "expired":
+        found = [t for t in issued if t.get("status") == "issued" and str(t.get("expires_at")) < now_iso]
+        why = "No printed ticket has expired yet: a ticket expires after the configured number of days."
+    else:
+        found = [t for t in issued if t.get("status") == "redeemed"]
+        why = "No ticket has been redeemed yet: insert a printed ticket first."
+    if not found:
+        return why
+    return str(found[0]["validation_number"]), int(found[0]["amount_cents"])
