@@ -468,3 +468,43 @@ def test_the_drawer_offers_bad_money_each_refused_and_no_credit_moves(session: S
         assert_player_words(refusal)
         assert session.cabinet.credits_cents == credits == 0
     assert dict(session.cabinet.memory.meters.to_record()) == meters_before
+
+
+# --- help, rules and pay screens from the signed pay table --------------------------------------------
+def test_help_pages_are_generated_from_the_pay_table_the_cabinet_runs(session: Session) -> None:
+    game = session.cabinet.games["dragon-poker"]
+    credit(session)
+    session.key("f1")
+    titles = [page.title for page in session.video.help_pages()]
+    assert titles[1:] == ["DRAGON POKER: HOW TO PLAY", "DRAGON POKER: POINTS TABLE", "THE DRAGON JACKPOT",
+                          "PAIR BONUS (SIDE BET)"]
+    pages = {page.title: "\n".join(page.lines) for page in session.video.help_pages()}
+    rules = game.paytable.rules
+    assert f"Win three rows\t{rules.win_points.three_rows} x bet" in pages["DRAGON POKER: POINTS TABLE"]
+    for hand, pays in rules.pair_bonus.pays_to_one.items():
+        assert f"{hand.replace('_', ' ').title()}\t{pays} to 1" in pages["PAIR BONUS (SIDE BET)"]
+    assert "takes the whole jackpot" in pages["THE DRAGON JACKPOT"]
+    for _ in range(2):
+        session.click(960, 540)  # a touch turns the page
+    assert "DRAGON POKER: POINTS TABLE" in drawn(session)
+    # another pay table, other figures: nothing is written by hand
+    other = rules.model_copy(update={"win_points": rules.win_points.model_copy(update={"three_rows": 7})})
+    from egm.games.dragon_poker.art import info_pages
+
+    changed = info_pages(type(game.paytable)(**{**vars(game.paytable), "rules": other}))
+    assert "Win three rows\t7 x bet" in changed[1].lines
+
+
+def test_poker_grid_margin_pays_cover_every_margin(config, tmp_path: Path) -> None:
+    from egm.games.poker_grid.art import info_pages
+
+    s = Session(config, tmp_path / "nvram", seed=3, game_ids=["poker-grid"])
+    try:
+        paytable = s.cabinet.games["poker-grid"].paytable
+        pays = info_pages(paytable)[1]
+        assert pays.title == "POKER GRID: MARGIN PAYS"
+        tiers = sorted(paytable.rules.result_pays, key=lambda t: t.min_margin, reverse=True)
+        rows = [line for line in pays.lines if "\t" in line]
+        assert [row.split("\t")[1] for row in rows] == [f"{t.pays} x bet" for t in tiers] + ["nothing"]
+    finally:
+        s.close()
