@@ -508,3 +508,18 @@ def test_poker_grid_margin_pays_cover_every_margin(config, tmp_path: Path) -> No
         assert [row.split("\t")[1] for row in rows] == [f"{t.pays} x bet" for t in tiers] + ["nothing"]
     finally:
         s.close()
+
+
+def test_a_win_that_locks_up_for_a_hand_pay_is_revealed_first(session: Session) -> None:
+    session.key("f10")
+    assert session.cabinet.handle(ChangeSetting("hand_pay_limit_cents", 1)).accepted  # every win hand paid
+    session.key("f10")
+    for _ in range(10):
+        start_reveal(session)
+        if session.cabinet.state == "handpay":
+            break
+        session.wait(8.0)
+    assert session.cabinet.state == "handpay"
+    assert session.video.scene.name == "dragon-poker" and session.video.scene.busy(session.video.frame)
+    session.wait(8.0)
+    assert session.video.scene.name == "hand-pay"

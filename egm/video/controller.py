@@ -274,6 +274,10 @@ class VideoController:
     # --- scenes ---------------------------------------------------------------------------------
     def scene_for(self, s: snap.Snapshot) -> Scene:
         state = snap.state(s)
+        table = getattr(self, "scene", None)
+        if (state == "handpay" and table is not None and table.game_id and table.game_id == snap.game_id(s)
+                and table.busy(Frame(s, self.clock.monotonic()))):
+            return table  # a win that locks up for a hand pay is revealed first, then the lock-up shows
         if state.startswith("game.") or (state == "attract" and snap.view(s) is not None):
             gid = snap.game_id(s)
             return self._scene(f"game:{gid}", lambda: game_scene(self.res, gid))
