@@ -544,11 +544,13 @@ class DragonPokerScene(Scene):
         pair = dv.pair_bonus(view)
         bet = int(pair.get("bet_credits", 0))
         if bet and not face_up:
-            kit.text(surface, f"PAIR BONUS BET {bet:,} CREDITS", (x, y + 158), 22, LIGHT_GREY, bold=True)
+            placed = f"PAIR BONUS BET {bet:,} CREDITS"
+            kit.text(surface, placed, (x, y + 158), kit.fit(placed, 250, 22, True), LIGHT_GREY, bold=True)
         if face_up and bet:
             won = int(pair.get("win_credits", 0))
             text = f"PAIR BONUS PAYS {won:,} CREDITS" if won else f"PAIR BONUS: NO PAIR, {bet:,} CREDITS LOST"
-            kit.text(surface, text, (x, y + 158), 22, GOLD if won else LIGHT_GREY, bold=True)
+            kit.text(surface, text, (x, y + 158), kit.fit(text, 250, 22, True), GOLD if won else LIGHT_GREY,
+                     bold=True)
 
     def _draw_row_lines(self, surface: pygame.Surface, results: list[dict[str, Any]], phase: int) -> None:
         kit = self.res.kit
