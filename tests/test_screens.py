@@ -523,3 +523,35 @@ def test_a_win_that_locks_up_for_a_hand_pay_is_revealed_first(session: Session) 
     assert session.video.scene.name == "dragon-poker" and session.video.scene.busy(session.video.frame)
     session.wait(8.0)
     assert session.video.scene.name == "hand-pay"
+
+
+# --- animation: the deal, the flip, the roll-up and the celebration -------------------------------------
+def test_the_deal_lays_cards_one_by_one_and_a_press_hurries_it_and_acts(session: Session) -> None:
+    credit(session)
+    session.key("space")
+    scene = session.video.scene
+    assert scene.cards_dealt(session.video.frame) == 0
+    session.wait(0.5)
+    dealt = scene.cards_dealt(session.video.frame)
+    assert 0 < dealt < 54
+    session.key("1")  # the press lays every card at once, and designates hand A
+    assert scene.cards_dealt(session.video.frame) == 54 and scene.chosen == ["A"]
+
+
+def test_a_jackpot_win_is_celebrated_after_its_reveal_until_a_press(config, tmp_path: Path) -> None:
+    from egm.games.dragon_poker.screenshots import jackpot
+
+    s = Session(config, tmp_path / "nvram", seed=1, game_ids=GAME)
+    try:
+        jackpot(s)
+        view = s.video.frame.view
+        assert view is not None and view.pools_won_cents
+        s.video.rollup_start = s.video.frame.now  # as the reveal ends
+        won = money(sum(view.pools_won_cents.values()))
+        assert "JACKPOT!" in drawn(s) and f"YOU WIN {won}" in drawn(s)
+        s.key("escape")  # not a press of the game: the celebration goes on
+        assert "JACKPOT!" in drawn(s)
+        s.click(960, 700)
+        assert "JACKPOT!" not in drawn(s)
+    finally:
+        s.close()

@@ -448,6 +448,8 @@ def test_dealer_then_dragon_are_revealed_in_the_patent_order(session: Session) -
 
     assert face_up("player") and not face_up("dealer") and not face_up("dragon")
     session.wait(dp.DEALER_REVEALED * dp.PHASE_S + 0.05)
+    assert not face_up("dealer")  # its cards are turning over
+    session.wait(dp.FLIP_S)
     assert face_up("dealer") and not face_up("dragon")
     session.wait((dp.DRAGON_REVEALED - dp.DEALER_REVEALED) * dp.PHASE_S)
     assert face_up("dragon")

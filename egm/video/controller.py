@@ -47,6 +47,7 @@ from hardware.factory import Devices
 
 TOAST_S = 3.0
 ROLLUP_S = 1.0  # the WIN meter counts up after a reveal
+CELEBRATE_S = 4.0  # a pool won: the celebration over the table after the reveal
 RECALL_SHOWN = 10
 HELD_CUES = ("win", "jackpot")  # played once the reveal has shown the result
 WAIT_REVEAL = "Please wait: the cards are being revealed."
@@ -248,6 +249,7 @@ class VideoController:
         surface.set_clip(CONTENT_RECT)
         self.scene.draw(surface, frame)
         surface.set_clip(None)
+        self._draw_celebration(surface, frame)
         self._draw_bar(surface, frame)
         if self.overlay == "help":
             pages = self.help_pages()
@@ -262,6 +264,29 @@ class VideoController:
             draw_ticket_overlay(surface, kit, self._printed()[-1])
         draw_toasts(surface, kit, [(t.text, t.error) for t in self.toasts])
         return surface
+
+    def _draw_celebration(self, surface: pygame.Surface, frame: Frame) -> None:
+        """A pool won (the Dragon jackpot...): gold coins rain and the amount flashes over the table
+        for CELEBRATE_S seconds after the reveal, or until a press."""
+        view = snap.view(frame.snapshot)
+        if view is None or not view.pools_won_cents or self.rollup_start is None or self.scene.busy(frame):
+            return
+        age = frame.now - self.rollup_start
+        if not 0 <= age < CELEBRATE_S:
+            return
+        for n in range(40):  # coins: each column falls at its own speed, from its own height
+            x = (n * 197) % 1900 + 10
+            y = round((n * 131 + age * (420 + n * 9)) % 930)
+            pygame.draw.circle(surface, GOLD, (x, y), 18)
+            pygame.draw.circle(surface, (150, 110, 20), (x, y), 18, width=3)
+        won = sum(view.pools_won_cents.values())
+        box = pygame.Rect(0, 0, 1100, 200)
+        box.center = (960, 380)
+        pygame.draw.rect(surface, (40, 10, 10) if int(age * 4) % 2 else (90, 20, 20), box, border_radius=24)
+        pygame.draw.rect(surface, GOLD, box, width=6, border_radius=24)
+        self.res.kit.text(surface, "JACKPOT!", (960, box.y + 18), 72, GOLD, bold=True, anchor="midtop")
+        self.res.kit.text(surface, f"YOU WIN {money(won)}", (960, box.bottom - 18), 56, WHITE, bold=True,
+                          anchor="midbottom")
 
     def present(self, target: pygame.Surface) -> None:
         self.viewport.present(self.render(), target)
@@ -349,10 +374,18 @@ class VideoController:
             return
         self._to_scene(event)
 
+    def hurry(self) -> None:
+        """A press brings the animations to their end state: the deal laid, the win rolled up and
+        the celebration over (a reveal still showing its result is never hurried: it is `busy`)."""
+        self.scene.hurry(self.frame)
+        self.rollup_start = None
+
     def _to_scene(self, event: pygame.event.Event) -> None:
         if self.scene.busy(self.frame) and event.type in (pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
             self.toast(WAIT_REVEAL)
             return
+        if event.type in (pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
+            self.rollup_start = None  # the win's roll-up and celebration end at once
         for out in self.scene.handle(event, self.frame):
             if isinstance(out, UiAction):
                 self.ui_action(out.name)
@@ -371,6 +404,7 @@ class VideoController:
         """A button-panel press (keyboard or on-screen). HELP and BET are the display's own; the
         rest become cabinet events for the state the cabinet is in."""
         self.audio.play("button")
+        self.hurry()
         state = snap.state(self.snapshot)
         acts, why = self.acts_now(button)
         if button == "help":

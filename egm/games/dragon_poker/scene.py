@@ -54,6 +54,8 @@ DEALER_REVEALED, PLAYER_VS_DEALER, DRAGON_REVEALED, VS_DRAGON, POINTS = (
     for name in ("dealer_revealed", "player_vs_dealer", "dragon_revealed", "winners_vs_dragon", "points")
 )
 REVEAL_S = PHASE_S * POINTS
+DEAL_CARD_S = 0.025  # the deal: one card every 25 ms, around the four hands, then the two bonus cards
+FLIP_S = 0.3  # a revealed hand's cards turn over
 
 # Designate layout: four rows of 13 face-down cards.
 DESIGNATE_CARD_W = 92
@@ -112,6 +114,7 @@ class DragonPokerScene(Scene):
         self.drag: Drag | None = None
         self.round_key: Any = None
         self.reveal_start: float | None = None
+        self.deal_start: float | None = None
         self._table: pygame.Surface | None = None
 
     # --- state ------------------------------------------------------------------------------------
@@ -134,12 +137,33 @@ class DragonPokerScene(Scene):
             self.reveal_start = frame.now - REVEAL_S if entering else frame.now
         else:
             self.reveal_start = None
+        # the deal is laid card by card, face down (after a power cut too: the same cards again)
+        fresh = dv.step(view) == "designate" and not dv.designation(view)
+        self.deal_start = frame.now if fresh else None
+
+    def cards_dealt(self, frame: Frame) -> int:
+        """How many of the 54 cards the deal animation has put on the table."""
+        if self.deal_start is None:
+            return 54
+        return min(54, int((frame.now - self.deal_start) / DEAL_CARD_S))
+
+    def hurry(self, frame: Frame) -> None:
+        """A press during the deal lays every card at once (the reveal is never hurried past its
+        result: input during it is refused, see `busy`)."""
+        self.deal_start = None
 
     def phase(self, frame: Frame) -> int:
         """Index into PHASES of the reveal reached now (the last when settled or not revealing)."""
         if self.reveal_start is None:
             return POINTS
         return min(POINTS, int((frame.now - self.reveal_start) / PHASE_S))
+
+    def flip(self, frame: Frame, role: str) -> float:
+        """How far a seat's cards have turned over at their reveal (0 to 1; 1 when face up)."""
+        at = {"dealer": DEALER_REVEALED, "dragon": DRAGON_REVEALED}.get(role)
+        if at is None or self.reveal_start is None:
+            return 1.0
+        return min(1.0, max(0.0, (frame.now - self.reveal_start - at * PHASE_S) / FLIP_S))
 
     def busy(self, frame: Frame) -> bool:
         self._sync(frame)
@@ -158,6 +182,8 @@ class DragonPokerScene(Scene):
     # --- input ------------------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
         self._sync(frame)
+        if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONUP):
+            self.hurry(frame)  # then the press acts on the dealt table
         step = dv.step(frame.table)
         if step == "designate":
             return self._handle_designate(event)
@@ -408,7 +434,11 @@ class DragonPokerScene(Scene):
             if role:
                 pygame.draw.rect(surface, ROLE_COLOURS[role], rect.inflate(24, 24), border_radius=14)
             kit.text(surface, label, (120, rect.centery), 72, GOLD, bold=True, anchor="center")
+            dealt = self.cards_dealt(frame)
+            seat = dv.HAND_LABELS.index(label)
             for i, card in enumerate(hand):
+                if i * 4 + seat >= dealt:  # dealt around the table, one card at a time
+                    break
                 r = pygame.Rect(rect.x + i * DESIGNATE_STEP, rect.y, DESIGNATE_CARD_W, rect.height)
                 cards.blit(surface, card, r)
             if discard:
@@ -420,7 +450,8 @@ class DragonPokerScene(Scene):
                 kit.text(
                     surface, tag, (rect.right + 30, rect.centery), 40, WHITE, bold=True, anchor="midleft"
                 )
-        self._draw_bonus_cards(surface, frame.table, (1300, 140), face_up=False)
+        if self.cards_dealt(frame) > 52:  # the two bonus cards come last
+            self._draw_bonus_cards(surface, frame.table, (1300, 140), face_up=False)
         draw_all(surface, kit, self.designate_buttons(), frame.now)
 
     def _draw_set(self, surface: pygame.Surface, frame: Frame) -> None:
@@ -487,8 +518,17 @@ class DragonPokerScene(Scene):
             for row in dv.ROWS:
                 row_cards = seat[row] if seat else [None] * dv.ROW_SIZES[row]
                 y = REVEAL_ROW_Y[row]
+                turn = self.flip(frame, role)
                 for i, card in enumerate(row_cards):
-                    cards.blit(surface, card, pygame.Rect(x + i * REVEAL_STEP, y, REVEAL_CARD_W, 112))
+                    rect = pygame.Rect(x + i * REVEAL_STEP, y, REVEAL_CARD_W, 112)
+                    if turn < 1.0:  # the card turns over: its width closes on the back, opens on the face
+                        width = max(2, round(REVEAL_CARD_W * abs(1 - 2 * turn)))
+                        face = pygame.Surface((REVEAL_CARD_W, 112), pygame.SRCALPHA)
+                        cards.blit(face, card if turn >= 0.5 else None, face.get_rect())
+                        squeezed = pygame.transform.smoothscale(face, (width, 112))
+                        surface.blit(squeezed, squeezed.get_rect(center=rect.center))
+                    else:
+                        cards.blit(surface, card, rect)
                 if seat:
                     kit.text(surface, dv.description(view, role, row), (x, y + 118), 22, WHITE, bold=True)
         for result in results:
