@@ -555,3 +555,17 @@ def test_a_jackpot_win_is_celebrated_after_its_reveal_until_a_press(config, tmp_
         assert "JACKPOT!" not in drawn(s)
     finally:
         s.close()
+
+
+def test_the_screen_ticket_says_what_the_printer_prints(session: Session) -> None:
+    from hardware.serial.ticket_layout import ticket_text
+
+    credit(session)
+    session.key("f2")  # $101.00 in all: "ONE HUNDRED ONE DOLLARS AND ZERO CENTS"
+    session.key("c")
+    session.wait(5.0)
+    printed = session.video._printed()[-1]
+    words = drawn(session)
+    text = ticket_text(printed)
+    for field in (text.amount_words, text.amount_figures, text.validation, text.expiry, text.machine):
+        assert field in words, field

@@ -518,10 +518,17 @@ def test_scoreboard_lists_the_last_results_from_wager_memory(session: Session) -
     [
         "egm.video.layout",
         "egm.video.barcode",
-        "egm.video.ticket",
+        "egm.video.bet_choice",
         "egm.video.sound_cues",
         "egm.video.app",
         "egm.video.scenes.operator",
+        "egm.video.controller",
+        "egm.games.poker_grid.art",
+        "egm.games.dragon_poker.scene",
+        "egm.cabinet.pool_meters",
+        "egm.cabinet.settings",
+        "egm.cabinet.service",
+        "egm.money",
         "egm.audio.synth",
     ],
 )

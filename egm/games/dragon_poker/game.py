@@ -212,7 +212,7 @@ class DragonPokerRound(Round):
             role = roles.get(label, "discard" if self.designation else None)
             shown = role in face_up
             hands[label] = {"role": role, "face_up": shown,
-                            "cards": [str(c) for c in cards] if shown else None}
+                            "cards": [str(c) for c in sorted(cards, key=display_order)] if shown else None}
         view: dict[str, Any] = {
             "step": step,
             "decisions_allowed": list(DECISIONS_BY_STEP[step]),
@@ -231,6 +231,18 @@ class DragonPokerRound(Round):
                 "scoreboard": scoreboard_after(self.scoreboard_before, self.result.ledger.result_code),
             }
         return view
+
+
+def display_order(card: Card) -> tuple[int, int, int]:
+    """A face-up hand is shown sorted: jokers first, then by rank from the ace down, then by suit.
+
+    >>> hand = [Card.parse(t) for t in ("2c", "As", "JK", "Ad", "Tc")]
+    >>> [str(c) for c in sorted(hand, key=display_order)]
+    ['JK', 'Ad', 'As', 'Tc', '2c']
+    """
+    if card.is_joker:
+        return (0, 0, 0)
+    return (1, -card.rank, card.suit)
 
 
 def result_text(winner: str, rows_won: int) -> str:
