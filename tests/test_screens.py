@@ -569,3 +569,14 @@ def test_the_screen_ticket_says_what_the_printer_prints(session: Session) -> Non
     text = ticket_text(printed)
     for field in (text.amount_words, text.amount_figures, text.validation, text.expiry, text.machine):
         assert field in words, field
+
+
+def test_after_the_operator_changes_the_denomination_games_are_played_in_it(session: Session) -> None:
+    session.key("f10")
+    assert session.cabinet.handle(ChangeSetting("denomination_cents", 5)).accepted
+    session.key("f10")
+    credit(session)  # $100: 2,000 credits of 5 cents
+    assert "2,000" in drawn(session)
+    session.key("space")
+    wager = session.cabinet.round.wager
+    assert wager.denom_cents == 5 and session.cabinet.memory.meters["coin_in"] == wager.stake_credits * 5

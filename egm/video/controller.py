@@ -453,7 +453,7 @@ class VideoController:
         if game is None:
             self.toast("Choose a game first: touch its tile.")
             return
-        choice, denom = self.bet_choice(gid), self.config.denomination_cents
+        choice, denom = self.bet_choice(gid), snap.denom_cents(self.snapshot)
         if button == "side_bet":
             name = choice.side_bet_name(game)
             if name is None:
@@ -487,7 +487,7 @@ class VideoController:
         game = self.cabinet.games.get(game_id)
         if game is None:
             return None
-        return self.bet_choice(game_id).wager(game, self.config.denomination_cents)
+        return self.bet_choice(game_id).wager(game, snap.denom_cents(self.snapshot))
 
     def stake_credits(self) -> int:
         view = snap.view(self.snapshot)
