@@ -48,7 +48,12 @@ def operator_tab(tab: str) -> Recipe:
     """The operator menu after one game, on one of its pages (`OperatorScene` TABS)."""
 
     def recipe(s: Session) -> None:
-        operator(s)
+        for _ in range(6):  # a few games, until a pool has taken money in (the pool meters show it)
+            play_one(s)
+            meters = s.cabinet.snapshot().get("pool_meters") or {}
+            if any(sum(row.get("paid_in_cents", {}).values()) for row in meters.values()):
+                break
+        s.key("f10")  # operator key on
         s.click(*tab_centre(tab))
 
     return recipe

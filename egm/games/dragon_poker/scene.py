@@ -560,7 +560,7 @@ class DragonPokerScene(Scene):
             jackpot = int(pays.get("jackpot_credits", 0))
             if jackpot and int(frame.now * 4) % 2 == 0:  # the jackpot flashes its frame
                 pygame.draw.rect(surface, GOLD, banner.inflate(16, 16), border_radius=16)
-            title = f"JACKPOT +{jackpot:,}!" if jackpot else "RESULT"
+            title = f"JACKPOT {jackpot:,} CREDITS!" if jackpot else "RESULT"
             label_box(
                 surface,
                 kit,
