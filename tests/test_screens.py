@@ -580,3 +580,16 @@ def test_after_the_operator_changes_the_denomination_games_are_played_in_it(sess
     session.key("space")
     wager = session.cabinet.round.wager
     assert wager.denom_cents == 5 and session.cabinet.memory.meters["coin_in"] == wager.stake_credits * 5
+
+
+def test_recall_speaks_the_players_words_and_money(session: Session) -> None:
+    start_reveal(session)
+    session.wait(8.0)
+    view = session.video.frame.view
+    session.key("f10")
+    words = open_tab(session, "recall")
+    assert f"Result: {view.result_text}" in words
+    assert not [w for w in words if re.fullmatch(r"Result:? [PHDS]\d?", w)]
+    assert any(w.startswith("Stake $") for w in words) and any(w.startswith("Won $") for w in words)
+    older = next(b for b in session.video.scene.buttons(session.video.frame) if b.action == "older")
+    assert older.lamp == "off"  # game 1 of 1: there is no older game

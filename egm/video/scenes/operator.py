@@ -301,9 +301,11 @@ def meter_lines(meters: Mapping[str, Any], prefix: str = "") -> list[tuple[str, 
 def recall_lines(record: Mapping[str, Any]) -> list[str]:
     """The recall record's money lines beside the redrawn table."""
     outcome = record.get("outcome") or {}
+    view = record.get("view")
+    result = getattr(view, "result_text", "") or str(outcome.get("result_code", ""))
     return [
         f"Game number {record.get('number', '?')}",
-        f"Result {outcome.get('result_code', '')}",
+        f"Result: {result}",
         f"Stake {money(int(outcome.get('stake_cents', 0)))}",
         f"Won {money(int(outcome.get('win_cents', 0)))}",
         "Hand pay" if outcome.get("hand_paid") else "",
