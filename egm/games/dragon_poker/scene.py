@@ -566,7 +566,7 @@ class DragonPokerScene(Scene):
                 kit,
                 banner,
                 f"{title}  -  PAYS {int(pays.get('win_credits', 0)):,} CREDITS",
-                result_title(dv.ledger(view)),
+                frame.view.result_text if frame.view is not None else result_title(dv.ledger(view)),
                 GOLD,
                 60,
             )
