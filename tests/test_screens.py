@@ -593,3 +593,38 @@ def test_recall_speaks_the_players_words_and_money(session: Session) -> None:
     assert any(w.startswith("Stake $") for w in words) and any(w.startswith("Won $") for w in words)
     older = next(b for b in session.video.scene.buttons(session.video.frame) if b.action == "older")
     assert older.lamp == "off"  # game 1 of 1: there is no older game
+
+
+@pytest.mark.parametrize("where", ["handpay", "ticket"])
+def test_a_win_past_the_credit_limit_goes_where_configured(config, tmp_path: Path, where: str) -> None:
+    s = Session(config.model_copy(update={"credit_limit_win": where}), tmp_path / "nvram", seed=7,
+                game_ids=GAME)
+    try:
+        s.key("f10")
+        assert s.cabinet.handle(ChangeSetting("credit_limit_cents", 10000)).accepted
+        s.key("f10")
+        credit(s)  # exactly the limit
+        for _ in range(20):
+            before = s.cabinet.credits_cents
+            start_reveal(s)
+            win = s.cabinet.last_outcome["win_cents"]
+            if before - s.cabinet.last_outcome["stake_cents"] + win > 10000:
+                # the reveal runs first, on its table, with the meters as they were before the hand
+                assert s.video.scene.name == "dragon-poker" and s.video.overlay is None
+                after_stake = before - s.cabinet.last_outcome["stake_cents"]
+                assert s.video.meters_shown(s.video.frame) == (after_stake, 0)
+                break
+            s.wait(8.0)
+        else:
+            raise AssertionError("no win passed the limit in 20 hands")
+        s.wait(8.0)
+        if where == "handpay":
+            assert s.cabinet.state == "handpay"
+            assert s.cabinet.memory.get("handpay")["amount_cents"] == win
+            assert s.cabinet.credits_cents <= 10000
+        else:
+            s.wait(5.0)
+            assert s.cabinet.credits_cents == 0  # the whole credit left on a ticket
+            assert s.video._printed()[-1].amount_cents > 10000
+    finally:
+        s.close()

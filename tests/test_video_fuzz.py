@@ -84,9 +84,10 @@ def act(s: Session, action: tuple) -> None:
 TAKES_THE_SCREEN = ("tilt", "audit", "operator")  # a door, the operator key: the technician's screens
 
 
-def check_reveal(s: Session, revealing: int | None, waited: bool) -> int | None:
+def check_reveal(s: Session, revealing: int | None, waited: bool, shown_before: int) -> int | None:
     """The invariants of the reveal after one input; returns the game number being revealed (or None).
-    Only a wait moves the clock, so only a wait may bring a reveal to its end."""
+    Only a wait moves the clock, so only a wait may bring a reveal to its end. `shown_before`: the
+    CREDIT meter as shown after the last input that left no reveal running."""
     video = s.video
     frame, scene = video.frame, video.scene
     technician = scene.name.startswith(TAKES_THE_SCREEN)
@@ -98,9 +99,10 @@ def check_reveal(s: Session, revealing: int | None, waited: bool) -> int | None:
         return revealing if technician else None
     outcome = s.cabinet.last_outcome
     assert outcome is not None and outcome["number"] == frame.round_number
-    denom = s.cabinet.config.denomination_cents
-    credited = 0 if outcome["hand_paid"] else outcome["win_cents"]
-    assert video.meters_shown(frame) == ((s.cabinet.credits_cents - credited) // denom, 0)
+    credit, win = video.meters_shown(frame)
+    assert win == 0 and credit == shown_before, (credit, shown_before)  # as before the reveal
+    if s.state == "attract" and not outcome["hand_paid"]:  # the win is on the meter, not on screen
+        assert credit * s.cabinet.config.denomination_cents <= s.cabinet.credits_cents - outcome["win_cents"]
     if hasattr(scene, "jackpot_shown"):
         view = frame.table
         assert scene.jackpot_shown(frame) == view["money"]["pool_before_cents"]
@@ -111,7 +113,7 @@ def states_of(s: Session, actions: list[tuple]) -> set[str]:
     """Run the actions; after each, the identity holds and the reveal's invariants hold. Returns the
     states seen."""
     seen = {s.state}
-    revealing = None
+    revealing, shown_before = None, s.video.meters_shown(s.video.frame)[0]
     for action in actions:
         act(s, action)
         s.render()
@@ -120,7 +122,9 @@ def states_of(s: Session, actions: list[tuple]) -> set[str]:
         meters = memory.meters.to_record()
         assert identity_gap(meters) == 0, (action, meters)
         assert meters["current_credits"] >= 0
-        revealing = check_reveal(s, revealing, waited=action[0] == "wait")
+        revealing = check_reveal(s, revealing, waited=action[0] == "wait", shown_before=shown_before)
+        if not (s.video.scene.game_id and s.video.scene.busy(s.video.frame)):
+            shown_before = s.video.meters_shown(s.video.frame)[0]
         seen.add(s.state.split(".")[0] if not s.state.startswith("game.") else s.state)
     return seen
 

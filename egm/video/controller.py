@@ -144,6 +144,7 @@ class VideoController:
         self.pending_cues: list[str] = []
         self.was_busy = False
         self.rollup_start: float | None = None
+        self.held_credit = 0  # the credit shown before a reveal (held while a win goes elsewhere)
         self.rom_files: dict[str, Any] | None = None  # the ROM details, read once
         self.recall_views: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
         self.tickets_seen = len(self._printed())
@@ -159,7 +160,7 @@ class VideoController:
         self.cabinet.poll_devices()
         self._refresh()
         printed = self._printed()
-        if len(printed) > self.tickets_seen:
+        if len(printed) > self.tickets_seen and not self.scene.busy(self.frame):  # after a reveal
             self.tickets_seen = len(printed)
             self.overlay = "ticket"
         return self.frame
@@ -182,6 +183,8 @@ class VideoController:
         busy = scene.busy(self.frame)
         if self.was_busy and not busy:
             self.rollup_start = now  # the result is revealed: the win rolls up
+        if not busy:
+            self.held_credit = self.meters_shown(self.frame)[0]
         self.was_busy = busy
         for cue in self.pending_cues:
             if not (busy and cue in HELD_CUES):
@@ -300,9 +303,9 @@ class VideoController:
     def scene_for(self, s: snap.Snapshot) -> Scene:
         state = snap.state(s)
         table = getattr(self, "scene", None)
-        if (state == "handpay" and table is not None and table.game_id and table.game_id == snap.game_id(s)
-                and table.busy(Frame(s, self.clock.monotonic()))):
-            return table  # a win that locks up for a hand pay is revealed first, then the lock-up shows
+        on_table = table is not None and bool(table.game_id) and table.game_id == snap.game_id(s)
+        if state in ("handpay", "cashout") and on_table and table.busy(Frame(s, self.clock.monotonic())):
+            return table  # a win that goes to a hand pay or a ticket is revealed first, then that shows
         if state.startswith("game.") or (state == "attract" and snap.view(s) is not None):
             gid = snap.game_id(s)
             return self._scene(f"game:{gid}", lambda: game_scene(self.res, gid))
@@ -686,15 +689,18 @@ class VideoController:
         ]
 
     def meters_shown(self, frame: Frame) -> tuple[int, int]:
-        """(CREDIT, WIN) as the meters show them: while the hand is revealed the win is not yet
-        shown (nor in the credit); then it rolls up into both over ROLLUP_S seconds."""
+        """(CREDIT, WIN) as the meters show them: while a hand is revealed they hold what they showed
+        before it (the win is in neither, wherever it goes: the meter, a hand pay or a ticket); then
+        a win on the credit meter rolls up into both over ROLLUP_S seconds."""
         s = frame.snapshot
         credit = snap.credits(s)
+        if self.scene.game_id and self.scene.busy(frame):
+            return self.held_credit, 0
         if not (snap.state(s) == "attract" and snap.view(s) is not None):
             return credit, 0
         win = snap.last_win_credits(s)
-        if self.scene.busy(frame):
-            return credit - win, 0
+        if win > credit:  # the win left the meter with the rest (a ticket past the credit limit)
+            return credit, win
         rolled = (
             win
             if self.rollup_start is None
