@@ -65,7 +65,7 @@ def _tilt_report(cabinet: Any) -> dict[str, Any]:
 
 def autoplay(cabinet: Any, game_id: str, games: int, bill_cents: int) -> tuple[dict[str, Any], int]:
     """Boot, finish whatever was in progress, play `games` new games, cash out. (report, exit code)."""
-    from egm.events import CashOut, Key, PlayerDecision, StartGame
+    from egm.events import CashOut, Key, PlayerDecision, ReconcileBill, StartGame
 
     acceptor, doors = cabinet.devices.bill_acceptor, cabinet.devices.doors
     if not hasattr(acceptor, "insert_bill") or not hasattr(doors, "turn_key"):
@@ -79,6 +79,10 @@ def autoplay(cabinet: Any, game_id: str, games: int, bill_cents: int) -> tuple[d
         while cabinet.state == "handpay":  # headless, the attendant pays at once
             doors.turn_key(Key.ATTENDANT)
             cabinet.poll_devices()
+        pending = cabinet.memory.get("bill") if cabinet.memory else None
+        if pending and pending.get("unreconciled"):  # ... and counts the cash box for a lost item
+            found = acceptor.in_cash_box(pending["amount_cents"], pending["barcode"])
+            cabinet.handle(ReconcileBill(in_cash_box=found))
 
     def play_round() -> None:
         while cabinet.round is not None and cabinet.state.startswith("game."):
@@ -155,53 +159,51 @@ def _autoplay_command(args: argparse.Namespace) -> int:
         )
         return EXIT_BAD_INPUT
     cabinet = build_cabinet(config, args.nvram, seed=args.seed)  # every game: one may be in progress
+    denom = config.denomination_cents
+    for game_id, game in cabinet.games.items():  # refused before the memory is opened or a note goes in
+        if denom not in game.paytable.header.denominations_cents:
+            message = f"denomination_cents {denom} is not offered by the {game_id} pay table; choose one"
+            _emit({"error": message}, args.json)
+            return EXIT_BAD_INPUT
     report, code = autoplay(cabinet, args.game, args.games, args.bill_cents)
     _emit(report, args.json)
     return code
 
 
 def _open_memory(args: argparse.Namespace) -> tuple[Any, dict[str, Any], int]:
-    """The wager memory, checked and repaired as at boot; or (None, report, exit code)."""
-    from egm.clock import SystemClock
-    from egm.config import load_jurisdiction
-    from egm.memory.store import COPY_FILES, RamError, WagerMemory
+    """The committed wager memory, read-only (never repaired: see egm.memory.store.read_memory);
+    or (None, report, exit code)."""
+    from egm.memory.store import MemoryUnavailable, RamError, read_memory
+    from egm.meters import Meters
 
-    if not any((args.nvram / name).exists() for name in COPY_FILES):
-        return None, {"error": f"{args.nvram} holds no wager memory; check the --nvram path"}, EXIT_BAD_INPUT
-    config = _load_config(args.config)
     try:
-        memory = WagerMemory.open(
-            args.nvram,
-            clock=SystemClock(),
-            event_log_size=config.event_log_size,
-            recall_depth=load_jurisdiction(config.jurisdiction).recall_depth,
-        )
+        content = read_memory(args.nvram)
+    except MemoryUnavailable as exc:
+        return None, {"error": str(exc)}, EXIT_BAD_INPUT
     except RamError as exc:
         return None, {"tilt": "ram_error", "tilt_detail": str(exc)}, EXIT_TILT
-    if memory.get("accounting_error") or memory.meters.balance_error():
-        detail = memory.get("accounting_error") or "meters off the accounting identity"
-        report = {"tilt": "accounting_error", "tilt_detail": detail, "meters": memory.meters.to_record()}
-        memory.close()
+    meters = Meters.from_record(content.records["meters"])
+    if content.records.get("accounting_error") or meters.balance_error():
+        detail = content.records.get("accounting_error") or "meters off the accounting identity"
+        report = {"tilt": "accounting_error", "tilt_detail": detail, "meters": meters.to_record()}
         return None, report, EXIT_TILT
-    return memory, {}, EXIT_OK
+    return content, {}, EXIT_OK
 
 
 def _meters_command(args: argparse.Namespace) -> int:
-    memory, report, code = _open_memory(args)
-    if memory is not None:
-        report = {"meters": memory.meters.to_record()}
-        memory.close()
+    content, report, code = _open_memory(args)
+    if content is not None:
+        report = {"meters": content.records["meters"]}
     _emit(report, args.json)
     return code
 
 
 def _recall_command(args: argparse.Namespace) -> int:
-    memory, report, code = _open_memory(args)
-    if memory is None:
+    content, report, code = _open_memory(args)
+    if content is None:
         _emit(report, args.json)
         return code
-    games = memory.recall()
-    memory.close()
+    games = content.recall
     if args.json:
         print(json.dumps(games, sort_keys=True))
     else:

@@ -28,7 +28,9 @@ COMMAND_MODULES = (
     "egm.games.cli",  # games, replay
     "egm.lab.cli",  # certify, lab rng, rng
     "egm.video.cli",  # emulate, kiosk, screenshot
-    "hardware.sim.cli",  # device simulators
+    "hardware.sim.cli",  # device simulators, SAS host
+    "egm.host.cli",  # sim sas-egm: the cabinet on a SAS port
+    "egm.technician_cli",  # config check, devices probe, events
 )
 EXIT_TILT = 3
 EXIT_ROM_FAILED = 1  # `egm rom verify`'s failure code

@@ -1,22 +1,29 @@
 """Cabinet, device and jurisdiction configuration: TOML files in `config/`, checked against a schema.
 
-An unknown key, a missing key or a wrong type is a `ConfigError` that names the file and the key.
-The schema is declared with pydantic models (strict types, extra keys forbidden).
+An unknown key, a missing key, a wrong type or a value out of range is a `ConfigError` that names
+the file and the key, raised when the file is loaded, before any money can move. The schema is
+declared with pydantic models (strict types, extra keys forbidden). Amounts must fit the meters
+(`egm.meters`); the jurisdiction must be one of `config/jurisdictions/*.toml`, by plain name.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Annotated, Literal, TypeVar
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
+from egm.meters import ROLLOVER
 from hardware.core.config import ConfigError, DevicesConfig, Strict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 CONFIG_DIR = PROJECT_ROOT / "config"
 DEFAULT_CABINET_CONFIG = CONFIG_DIR / "cabinet.toml"
+JURISDICTION_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")  # a file name in config/jurisdictions, no path
+MAX_TICKET_EXPIRY_DAYS = 3650  # ten years: longer than any jurisdiction keeps a ticket redeemable
+Cents = Annotated[int, Field(ge=1, lt=ROLLOVER)]  # a positive amount the 10-digit meters can count
 
 
 class RomConfig(Strict):
@@ -40,16 +47,17 @@ class CabinetConfig(Strict):
     site_name: str = "EGM Test Casino"
     site_address: str = "1 Test Way"
     machine_number: str = Field(default="0001", pattern=r"^[0-9]{1,8}$")
-    denomination_cents: int = Field(default=1, ge=1)
-    bill_denominations_cents: list[int] = [100, 500, 1000, 2000, 5000, 10000]
+    denomination_cents: Cents = 1
+    bill_denominations_cents: list[Cents] = [100, 500, 1000, 2000, 5000, 10000]
     jurisdiction: str = "generic"
     games: list[str] = ["dragon-poker", "poker-grid"]
     # Game packages outside egm/games (importable from the Python path), each with a descriptor.py;
     # games inside egm/games are found by scanning and need no entry here (docs/games.md).
     game_packages: list[str] = []
-    ticket_expiry_days: int = Field(default=30, ge=1)
-    # The cabinet's own credit limit (0: the jurisdiction's), and where a win past it goes.
-    credit_limit_cents: int = Field(default=0, ge=0)
+    ticket_expiry_days: int = Field(default=30, ge=1, le=MAX_TICKET_EXPIRY_DAYS)
+    # The cabinet's own credit limit (0: the jurisdiction's), and where a win past it goes; the limit
+    # must fit the meters like every amount.
+    credit_limit_cents: int = Field(default=0, ge=0, lt=ROLLOVER)
     credit_limit_win: Literal["handpay", "ticket"] = "handpay"
     event_log_size: int = Field(default=500, ge=100)
     kiosk: bool = False
@@ -57,6 +65,22 @@ class CabinetConfig(Strict):
     devices: DevicesConfig = DevicesConfig()
     display: DisplayConfig = DisplayConfig()
     audio: AudioConfig = AudioConfig()
+
+    @field_validator("bill_denominations_cents")
+    @classmethod
+    def _each_note_once(cls, notes: list[int]) -> list[int]:
+        if len(set(notes)) != len(notes):
+            raise ValueError("a note is listed twice; list each denomination once")
+        return notes
+
+    @field_validator("jurisdiction")
+    @classmethod
+    def _known_jurisdiction(cls, name: str) -> str:
+        try:
+            load_jurisdiction(name)
+        except ConfigError as exc:
+            raise ValueError(str(exc)) from exc
+        return name
 
 
 class JurisdictionConfig(Strict):
@@ -66,7 +90,7 @@ class JurisdictionConfig(Strict):
     min_rtp: float = Field(ge=0.0, le=1.0, strict=False)
     max_rtp: float = Field(ge=0.0, le=2.0, strict=False)
     hand_pay_limit_cents: int = Field(default=120000, ge=1)
-    credit_limit_cents: int = Field(default=0, ge=0)  # the most credit a player may hold; 0: no limit
+    credit_limit_cents: int = Field(default=0, ge=0, lt=ROLLOVER)  # the most a player may hold; 0: none
     recall_depth: int = Field(default=10, ge=10)
     rng_confidence: float = Field(default=0.99, gt=0.0, lt=1.0, strict=False)
     award_odds_limit: int = Field(default=100_000_000, ge=1)  # every award at least once in N games
@@ -96,6 +120,8 @@ def load_model(path: Path | str, model: type[M]) -> M:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise ConfigError(f"{path}: file not found; check the path") from exc
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror}); give a readable TOML file") from exc
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc}); fix the syntax") from exc
     try:
@@ -110,7 +136,7 @@ def load_cabinet_config(path: Path | str | None = None) -> CabinetConfig:
 
 def load_jurisdiction(name: str) -> JurisdictionConfig:
     path = CONFIG_DIR / "jurisdictions" / f"{name}.toml"
-    if not path.exists():
+    if not JURISDICTION_NAME.fullmatch(name) or not path.is_file():
         known = sorted(p.stem for p in (CONFIG_DIR / "jurisdictions").glob("*.toml"))
         raise ConfigError(f"unknown jurisdiction '{name}'; choose one of {known}")
     return load_model(path, JurisdictionConfig)

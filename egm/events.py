@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from egm.games.base import Decision, Wager
 from hardware.interfaces import (
+    AcceptorPoweredUp,
     BillEscrowed,
     BillRejected,
     BillReturned,
@@ -22,13 +23,18 @@ from hardware.interfaces import (
     DeviceWarning,
     Door,
     DoorChanged,
+    HostAcknowledged,
+    HostLinkChanged,
+    HostPoll,
     Key,
     KeyTurned,
+    PowerUpPath,
     TicketFailed,
     TicketPrinted,
 )
 
 __all__ = [
+    "AcceptorPoweredUp",
     "BillEscrowed",
     "BillRejected",
     "BillReturned",
@@ -40,10 +46,15 @@ __all__ = [
     "DeviceWarning",
     "Door",
     "DoorChanged",
+    "HostAcknowledged",
+    "HostLinkChanged",
+    "HostPoll",
     "Key",
     "KeyTurned",
     "PlayerDecision",
+    "PowerUpPath",
     "RamClear",
+    "ReconcileBill",
     "Result",
     "RunRomCheck",
     "SelectGame",
@@ -78,6 +89,16 @@ class PlayerDecision:
 @dataclass(frozen=True)
 class CashOut:
     """The player presses CASH OUT: a ticket below the hand-pay limit, a hand-pay lock-up at or above."""
+
+
+@dataclass(frozen=True)
+class ReconcileBill:
+    """Attendant: the cash box was counted for the unreconciled pending note or ticket.
+
+    in_cash_box: found there (it is credited now) or not (it is not credited).
+    """
+
+    in_cash_box: bool
 
 
 @dataclass(frozen=True)

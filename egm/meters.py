@@ -1,9 +1,15 @@
 """The cabinet's accounting meters, in integer cents (counts for the game and door meters).
 
 Every meter has METER_DIGITS decimal digits and rolls over to zero past 10**METER_DIGITS - 1, as a
-mechanical or SAS meter does. The accounting identity is therefore checked modulo the rollover:
+mechanical or SAS meter does; the credit meter never rolls over (it cannot go past its digits or
+below zero), and no single amount may reach 10**METER_DIGITS. The accounting identity
 
-    current_credits = bills_in + tickets_in + coin_out - coin_in - tickets_out - handpaid_cancelled_credits
+    current_credits = bills_in + tickets_in + aft_in + coin_out
+                      - coin_in - tickets_out - aft_out - handpaid_cancelled_credits
+
+holds modulo the rollover, and every transaction is checked exactly: the credit meter must move by
+exactly what the accounting meters moved (`breach_since`), so no multiple of the rollover can slip
+through.
 
 Meanings (the trade's, as SAS reports them):
   coin_in                     total staked at game start
@@ -13,6 +19,7 @@ Meanings (the trade's, as SAS reports them):
   cancelled_credits           all credits cashed out, by ticket or by hand pay
   bills_in                    notes stacked (also counted per denomination in bills_by_denomination)
   tickets_in / tickets_out    TITO tickets redeemed / printed
+  aft_in / aft_out            cashable credits moved in / out by the host (SAS AFT)
   current_credits             the credit meter
   games_played / won / lost   a game counts as played at its start; won when it returns more than
                               its stake, lost otherwise (counted when it ends)
@@ -37,6 +44,8 @@ METER_NAMES = (
     "bills_in",
     "tickets_in",
     "tickets_out",
+    "aft_in",
+    "aft_out",
     "current_credits",
     "games_played",
     "games_won",
@@ -45,6 +54,20 @@ METER_NAMES = (
     "power_resets",
 )
 GAME_METER_NAMES = ("coin_in", "coin_out", "games_played")
+CREDITS_IN = ("bills_in", "tickets_in", "aft_in", "coin_out")  # meters that add to the credit meter
+CREDITS_OUT = ("coin_in", "tickets_out", "aft_out", "handpaid_cancelled_credits")  # meters that take from it
+
+
+class MeterError(ValueError):
+    """An amount that a meter cannot take (negative, too large for its digits); nothing is changed."""
+
+
+def check_amount(amount: int, what: str) -> None:
+    """Refuse an amount that is not a whole number of cents a meter can count."""
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise MeterError(f"{what} must be a whole number of cents, not {amount!r}")
+    if not 0 <= amount < ROLLOVER:
+        raise MeterError(f"{what} of {amount} does not fit the {METER_DIGITS}-digit meters")
 
 
 @dataclass
@@ -64,10 +87,13 @@ class Meters:
         if name not in self.totals:
             raise KeyError(f"no meter named '{name}'")
         if amount < 0 and name != "current_credits":
-            raise ValueError(f"meter '{name}' only counts up")
+            raise MeterError(f"meter '{name}' only counts up")
+        check_amount(abs(amount), f"an amount for meter '{name}'")
         if name == "current_credits":
             if self.totals[name] + amount < 0:
-                raise ValueError("the credit meter cannot go below zero")
+                raise MeterError("the credit meter cannot go below zero")
+            if self.totals[name] + amount >= ROLLOVER:
+                raise MeterError(f"the credit meter cannot go past its {METER_DIGITS} digits")
             self.totals[name] += amount
         else:
             self.totals[name] = (self.totals[name] + amount) % ROLLOVER
@@ -82,6 +108,7 @@ class Meters:
         """A per-game and per-pay-table meter (coin_in, coin_out or games_played)."""
         if name not in GAME_METER_NAMES:
             raise KeyError(f"no per-game meter named '{name}'")
+        check_amount(amount, f"an amount for per-game meter '{name}'")
         for table, key in ((self.per_game, game_id), (self.per_paytable, paytable_id)):
             row = table.setdefault(key, dict.fromkeys(GAME_METER_NAMES, 0))
             row[name] = (row[name] + amount) % ROLLOVER
@@ -89,15 +116,30 @@ class Meters:
     def balance_error(self) -> int:
         """How far the credit meter is from the accounting identity (0 when it holds)."""
         t = self.totals
-        expected = (
-            t["bills_in"]
-            + t["tickets_in"]
-            + t["coin_out"]
-            - t["coin_in"]
-            - t["tickets_out"]
-            - t["handpaid_cancelled_credits"]
-        ) % ROLLOVER
+        expected = (sum(t[n] for n in CREDITS_IN) - sum(t[n] for n in CREDITS_OUT)) % ROLLOVER
         return (t["current_credits"] - expected) % ROLLOVER
+
+    def breach_since(self, before: Meters) -> str:
+        """Why the change from `before` to these meters breaks the accounting identity, or "".
+
+        Exact, not modulo the rollover: each meter's advance is less than the rollover, and the
+        credit meter must move by exactly the credits in minus the credits out.
+        """
+        for name, value in self.totals.items():
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < ROLLOVER:
+                return f"meter '{name}' would hold {value!r}, outside its {METER_DIGITS} digits"
+
+        def advance(name: str) -> int:
+            return (self.totals[name] - before.totals[name]) % ROLLOVER
+
+        expected = sum(advance(n) for n in CREDITS_IN) - sum(advance(n) for n in CREDITS_OUT)
+        moved = self.totals["current_credits"] - before.totals["current_credits"]
+        if moved != expected:
+            return (
+                f"the credit meter would move by {moved} cents where the accounting meters move it by "
+                f"{expected}: the accounting identity would break"
+            )
+        return ""
 
     def copy(self) -> Meters:
         return copy.deepcopy(self)
@@ -112,7 +154,7 @@ class Meters:
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Meters:
-        totals = {name: int(record[name]) for name in METER_NAMES}
+        totals = {name: int(record.get(name, 0)) for name in METER_NAMES}  # a meter added later reads 0
         return cls(
             totals=totals,
             bills_by_denomination={k: int(v) for k, v in record["bills_by_denomination"].items()},

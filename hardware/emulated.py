@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import deque
 
 from hardware.interfaces import (
+    AcceptorPoweredUp,
     BillEscrowed,
     BillRejected,
     BillReturned,
@@ -24,9 +25,11 @@ from hardware.interfaces import (
     Key,
     KeyTurned,
     LampState,
+    PowerUpPath,
     TicketData,
     TicketFailed,
     TicketPrinted,
+    same_item,
 )
 
 
@@ -53,6 +56,7 @@ class EmulatedBillAcceptor(_EventQueue):
         self.escrow: BillEscrowed | None = None
         self.stacked: list[BillStacked] = []  # the cash box
         self.jammed = False
+        self._report(AcceptorPoweredUp(PowerUpPath.EMPTY))  # switched on with nothing in its path
 
     def enable(self, denominations_cents: frozenset[int], tickets: bool = True) -> None:
         self.enabled_cents = frozenset(denominations_cents)
@@ -110,6 +114,25 @@ class EmulatedBillAcceptor(_EventQueue):
             return
         self._report(BillReturned(self.escrow.amount_cents, self.escrow.barcode))
         self.escrow = None
+
+    def in_cash_box(self, amount_cents: int, barcode: str | None) -> bool:
+        """The attendant's count: is this item in the cash box?"""
+        return any(same_item(amount_cents, barcode, s.amount_cents, s.barcode) for s in self.stacked)
+
+    def power_cycle(self, path: PowerUpPath | None = None) -> None:
+        """The acceptor loses power and comes back, reporting where the item in escrow went.
+
+        By default an item in escrow is given back (IN_ACCEPTOR) and nothing is EMPTY; `path`
+        forces the report: IN_STACKER puts the item in the cash box, EMPTY loses track of it.
+        """
+        item = self.escrow
+        if path is None:
+            path = PowerUpPath.EMPTY if item is None else PowerUpPath.IN_ACCEPTOR
+        if item is not None and path is PowerUpPath.IN_STACKER:
+            self.stacked.append(BillStacked(item.amount_cents, item.barcode))
+        self.escrow = None
+        amount, barcode = (item.amount_cents, item.barcode) if item else (0, None)
+        self._report(AcceptorPoweredUp(path, amount, barcode))
 
     def jam(self) -> None:
         self.jammed = True

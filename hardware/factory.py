@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from hardware.core.clock import Clock, SystemClock
-from hardware.core.config import ConfigError, DeviceConfig, HasDevices
+from hardware.core.config import ConfigError, DeviceConfig, HasDevices, SasConfig
 from hardware.emulated import EmulatedBillAcceptor, EmulatedButtonPanel, EmulatedDoorsAndKeys, EmulatedPrinter
-from hardware.interfaces import BillAcceptor, ButtonPanel, DoorsAndKeys, TicketPrinter
+from hardware.interfaces import BillAcceptor, ButtonPanel, DoorsAndKeys, HostLink, TicketPrinter
 
 
 @dataclass
@@ -27,9 +27,11 @@ class Devices:
     printer: TicketPrinter
     button_panel: ButtonPanel
     doors: DoorsAndKeys
+    host_link: HostLink | None = None  # the SAS port, when [devices.sas] is enabled
 
     def all(self) -> tuple[Any, ...]:
-        return (self.bill_acceptor, self.printer, self.button_panel, self.doors)
+        devices = (self.bill_acceptor, self.printer, self.button_panel, self.doors)
+        return devices if self.host_link is None else (*devices, self.host_link)
 
 
 EMULATED: dict[str, Callable[[], Any]] = {
@@ -71,4 +73,20 @@ def build_devices(
         printer=_build("printer", devices.printer, port_factory, clock),
         button_panel=button_panel,
         doors=button_panel if shared_board else _build("doors", doors, port_factory, clock),
+        host_link=build_host_link(devices.sas, port_factory, clock),
     )
+
+
+def build_host_link(sas: SasConfig, port_factory: Callable[..., Any] | None, clock: Clock) -> HostLink | None:
+    """The SAS port [devices.sas] configures, or None when the host link is off."""
+    if not sas.enabled:
+        return None
+    if not sas.port:
+        raise ConfigError(
+            "devices.sas: enabled needs a port: a device path such as /dev/ttyS0, a pyserial URL, a pty path"
+        )
+    from hardware.serial.sas_link import SasPort  # pyserial loads only when used
+
+    if port_factory is None:
+        return SasPort(sas.port, sas.address, clock)
+    return SasPort(sas.port, sas.address, clock, port_factory=port_factory)

@@ -44,6 +44,35 @@ class BillRejected:
     reason: str
 
 
+def same_item(amount_cents: int, barcode: str | None, other_cents: int, other_barcode: str | None) -> bool:
+    """Whether two reports name the same note or ticket: a ticket by its barcode (an acceptor may not
+    know its amount), a note by its value."""
+    if barcode is not None or other_barcode is not None:
+        return barcode == other_barcode
+    return amount_cents == other_cents
+
+
+class PowerUpPath(StrEnum):
+    """Where a bill acceptor says the item in its path went across its own power loss (ID-003)."""
+
+    EMPTY = "empty"  # 0x40 power up: nothing in the path
+    IN_ACCEPTOR = "in_acceptor"  # 0x41 power up with bill in acceptor: it is given back
+    IN_STACKER = "in_stacker"  # 0x42 power up with bill in stacker: it reached the cash box
+
+
+@dataclass(frozen=True)
+class AcceptorPoweredUp:
+    """The bill acceptor powered up and reports where the item in its path went.
+
+    amount_cents / barcode: the item the driver last saw in escrow (0 / None when it saw none, as
+    after the cabinet itself restarted). The cabinet credits a pending item only on IN_STACKER.
+    """
+
+    path: PowerUpPath
+    amount_cents: int = 0
+    barcode: str | None = None
+
+
 @dataclass(frozen=True)
 class DeviceFault:
     """A device failure that stops play until cleared (jam, stacker full/open, cheat, no answer...)."""
@@ -116,6 +145,29 @@ class KeyTurned:
     on: bool
 
 
+@dataclass(frozen=True)
+class HostPoll:
+    """The casino host polled this machine over SAS: a general poll (command None) or a long poll
+    with its data (CRC checked). The cabinet answers it through the host link's `reply`."""
+
+    command: int | None
+    data: bytes = b""
+
+
+@dataclass(frozen=True)
+class HostAcknowledged:
+    """The host acknowledged this machine's last reply (SAS implied ACK: it polled another machine,
+    or sent this one a different poll). An exception reported is delivered only now."""
+
+
+@dataclass(frozen=True)
+class HostLinkChanged:
+    """The host link came up (polls arrive) or went down (the host fell silent)."""
+
+    up: bool
+    message: str
+
+
 # --- data --------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class TicketData:
@@ -180,6 +232,24 @@ class DoorsAndKeys(Protocol):
     def poll(self) -> list[object]: ...
 
     def is_open(self, door: Door) -> bool: ...
+
+
+class HostLink(Protocol):
+    """The cabinet's port to the casino host (SAS): polls arrive from `poll()` as HostPoll events."""
+
+    address: int
+
+    def poll(self) -> list[object]: ...
+
+    def reply(self, data: bytes, *, needs_ack: bool = True) -> None:
+        """Answer the poll just reported (the link repeats it if the host asks again, unless the
+        reply needs no acknowledgement)."""
+
+    def no_reply(self) -> None:
+        """The poll just reported gets no answer."""
+
+    def wait(self, timeout_s: float) -> bool:
+        """Block until the host sends something or `timeout_s` passes (headless main loops)."""
 
 
 class Speaker(Protocol):

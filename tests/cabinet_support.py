@@ -126,7 +126,7 @@ class DrawGame(Game):
 
 
 def draw_games() -> dict[str, Game]:
-    header = SimpleNamespace(denominations_cents=[1], bets_credits=[100, 200])
+    header = SimpleNamespace(denominations_cents=[1], bets_credits=[100, 200], max_win_cents=10**9)
     rules = SimpleNamespace(stake_bets=1, side_bet_limits={})
     return {GAME_ID: DrawGame(SimpleNamespace(id="test-draw-v1", header=header, rules=rules))}
 

@@ -68,6 +68,12 @@ ACTIONS = st.one_of(
 )
 
 
+def paid_out(cab: Any) -> int:
+    """Cents paid to the player so far: tickets printed and cancelled credits hand-paid."""
+    meters = cab.memory.meters
+    return meters["tickets_out"] + meters["handpaid_cancelled_credits"]
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(actions=st.lists(ACTIONS, min_size=1, max_size=25))
 def test_any_input_sequence_keeps_the_books(actions: list[tuple[str, Any]]) -> None:
@@ -76,13 +82,16 @@ def test_any_input_sequence_keeps_the_books(actions: list[tuple[str, Any]]) -> N
         cab.boot()
         act(cab, ("bill", 2000))
         for action in actions:
-            tilted, credits = cab.tilt, cab.credits_cents
+            tilted, credits, paid = cab.tilt, cab.credits_cents, paid_out(cab)
             ram_clear = action[0] == "ram_clear" and cab.state == "audit"
             act(cab, action)
             assert cab.memory.meters.balance_error() == 0
             assert cab.credits_cents >= 0
             if tilted and cab.tilt and not ram_clear:
-                assert cab.credits_cents == credits, f"credits moved in a {tilted} tilt"
+                # only a cash-out moves credits in a tilt, and only in a device fault (issue 21)
+                cashed_out = tilted == "device_fault" and credits - cab.credits_cents == paid_out(cab) - paid
+                assert cab.credits_cents == credits or cashed_out, f"credits moved in a {tilted} tilt"
             if cab.tilt:
-                assert cab.state.startswith("tilt.") or cab.state == "audit"
+                paying = cab.tilt == "device_fault" and cab.state in ("cashout", "handpay")
+                assert cab.state.startswith("tilt.") or cab.state == "audit" or paying
         cab.close()

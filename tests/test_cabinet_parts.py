@@ -17,7 +17,14 @@ from tests.cabinet_support import draw_games, make_cabinet, spine_config, spine_
 
 INPUTS = {  # every input the cabinet handles, and the part that owns it
     "PlayPart": {"SelectGame", "StartGame", "PlayerDecision"},
-    "CreditInPart": {"BillEscrowed", "BillStacked", "BillReturned", "BillRejected"},
+    "CreditInPart": {
+        "BillEscrowed",
+        "BillStacked",
+        "BillReturned",
+        "BillRejected",
+        "AcceptorPoweredUp",
+        "ReconcileBill",
+    },
     "CashOutPart": {"CashOut", "TicketPrinted", "TicketFailed"},
     "ServicePart": {
         "KeyTurned",
@@ -29,6 +36,7 @@ INPUTS = {  # every input the cabinet handles, and the part that owns it
         "RunRomCheck",
     },
     "SettingsPart": {"ChangeSetting"},
+    "HostPart": {"HostPoll", "HostAcknowledged", "HostLinkChanged"},
     "Cabinet": {"ButtonChanged"},
 }
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import pygame
 import pytest
 
 from egm.config import PROJECT_ROOT
+from egm.games import descriptors
 from tests.accounting import identity_gap
 from tests.rom_support import sign_tree
 
@@ -37,8 +39,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     shutil.copy(GAME_SOURCE / "coin-flip.toml", root / "paytables" / "coin-flip.toml")
     config = root / "config" / "cabinet.toml"
     text = config.read_text(encoding="utf-8")
-    text = text.replace('games = ["dragon-poker", "poker-grid"]',
-                        'games = ["dragon-poker", "poker-grid", "coin-flip"]\ngame_packages = ["coin_flip"]')
+    # (the built-in games offered stay as configured; the new one joins the end of the list)
+    text = re.sub(r'^games = \[(.*)\]$', r'games = [\1, "coin-flip"]\ngame_packages = ["coin_flip"]', text,
+                  count=1, flags=re.MULTILINE)
     config.write_text(text, encoding="utf-8")
     sign_tree(root, root)  # the ROM signs the tree the commands run (root/rom/manifest.json)
     return root, vendor
@@ -64,7 +67,7 @@ def test_it_is_listed(installed: tuple[Path, Path]) -> None:
     done = run(installed, "games", "--json")
     assert done.returncode == 0, done.stderr
     games = {entry["id"]: entry for entry in json.loads(done.stdout)["games"]}
-    assert list(games) == ["dragon-poker", "poker-grid", GAME_ID]
+    assert list(games) == [*descriptors(packages=()), GAME_ID]  # the built-in games, then the package
     assert games[GAME_ID] == {"id": GAME_ID, "title": "Coin Flip", "paytables": ["paytables/coin-flip.toml"],
                               "steps": ["call", "complete"], "replay": True, "certify": True}
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from egm.clock import FakeClock
-from egm.events import CashOut
+from egm.events import CashOut, ReconcileBill
 from hardware.core.config import DeviceConfig, DevicesConfig
 from hardware.factory import build_devices
 from hardware.serial import id003_protocol as p
@@ -88,3 +88,35 @@ def test_printer_power_loss_before_validation_keeps_the_credits(stack: tuple[Any
     assert cabinet.handle(CashOut()).accepted  # the next attempt prints, once
     pump(cabinet, clock, lambda: bool(cabinet.session_tickets))
     assert meters(cabinet)["tickets_out"] == 2000 and len(printer.simulator.issued) == 1
+
+
+@pytest.mark.parametrize(
+    ("stack_sent", "status", "credited", "cash_box"),
+    [
+        (True, None, 2000, [(2000, None)]),  # 0x42: the note reached the stacker
+        (False, None, 0, []),  # 0x41: the note was in the acceptor and is given back
+        (True, p.POWER_UP, 0, [(2000, None)]),  # 0x40: the acceptor cannot say: the attendant decides
+    ],
+    ids=["in-stacker", "in-acceptor", "cannot-tell"],
+)
+def test_acceptor_power_loss_with_a_pending_note(
+    stack: tuple[Any, Any, FakeClock], stack_sent: bool, status: int | None, credited: int, cash_box: list
+) -> None:
+    cabinet, devices, clock = stack
+    acceptor = devices.bill_acceptor
+    pump(cabinet, clock, lambda: acceptor.simulator.steady[0] == p.ENABLE_IDLING)
+    if not stack_sent:
+        acceptor.stack = lambda: None  # the power goes before STACK-1 leaves the cabinet
+    assert acceptor.insert_bill(2000)
+    pump(cabinet, clock, lambda: cabinet.memory.get("bill") is not None)
+    acceptor.simulator.power_cycle(status)
+    pump(cabinet, clock, lambda: acceptor.simulator.steady[0] in (p.ENABLE_IDLING, p.DISABLE_INHIBIT))
+    pump(cabinet, clock, lambda: not acceptor.simulator.upcoming, limit=4)
+    assert cabinet.credits_cents == credited and acceptor.simulator.cash_box == cash_box
+    assert meters(cabinet)["bills_in"] == credited
+    if status == p.POWER_UP:
+        assert cabinet.tilt == "device_fault" and "unreconciled" in cabinet.snapshot()["tilt_detail"]
+        assert cabinet.handle(ReconcileBill(in_cash_box=True)).accepted
+        assert cabinet.credits_cents == 2000 and meters(cabinet)["bills_in"] == 2000
+    else:
+        assert cabinet.tilt is None and cabinet.memory.get("bill") is None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -10,19 +11,21 @@ from hypothesis import strategies as st
 
 from egm.clock import FakeClock
 from hardware.interfaces import (
+    AcceptorPoweredUp,
     BillEscrowed,
     BillRejected,
     BillReturned,
     BillStacked,
     DeviceFault,
     DeviceFaultCleared,
+    PowerUpPath,
 )
 from hardware.serial import id003_protocol as p
 from hardware.serial.id003_driver import RECONCILE_FAULTS, Id003BillAcceptor
 from hardware.serial.link import FrameError
 from hardware.sim.id003_sim import Id003Simulator
 from hardware.sim.scripted_port import ScriptedPort
-from hardware.sim.transport import PtyTransport
+from hardware.sim.transport import PtyTransport, TcpTransport
 from tests.test_hw_support import DeviceRig, of
 
 NOTES = frozenset({100, 500, 1000, 2000, 5000, 10000})
@@ -213,26 +216,49 @@ def test_unplug_mid_stack_and_replug_credits_exactly_once(rig: Rig) -> None:
     assert DeviceFaultCleared("bill_acceptor", "communication") in rig.events
 
 
-def test_power_loss_in_escrow_returns_the_bill(rig: Rig) -> None:
+def test_power_loss_in_escrow_reports_the_bill_given_back(rig: Rig) -> None:
     rig.boot()
     rig.sim.insert_note(2000)
     rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
     rig.sim.power_cycle()
-    events = rig.poll_until(lambda ev: bool(of(BillReturned, ev)))
-    assert of(BillReturned, events) == [BillReturned(2000)]
+    events = rig.poll_until(lambda ev: bool(of(AcceptorPoweredUp, ev)))
+    assert of(AcceptorPoweredUp, events) == [AcceptorPoweredUp(PowerUpPath.IN_ACCEPTOR, 2000)]
     rig.poll_until(lambda _: rig.sim.steady[0] == p.ENABLE_IDLING)
-    assert rig.credited() == 0
+    assert rig.credited() == 0 and rig.sim.returned == [(2000, None)]
+    assert not of(DeviceFault, rig.events)
 
 
-def test_power_loss_while_stacking_is_a_tilt_not_a_credit(rig: Rig) -> None:
+def test_power_loss_while_stacking_reports_the_bill_in_the_stacker(rig: Rig) -> None:
     rig.boot()
     rig.sim.insert_note(2000)
     rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
     rig.driver.stack()
     rig.sim.power_cycle()  # before the driver saw VEND VALID
-    events = rig.poll_until(lambda ev: bool(of(DeviceFault, ev)))
-    assert of(DeviceFault, events)[0].kind == "power_loss_while_stacking"
-    assert rig.credited() == 0 and rig.sim.cash_box == [(2000, None)]
+    events = rig.poll_until(lambda ev: bool(of(AcceptorPoweredUp, ev)))
+    assert of(AcceptorPoweredUp, events) == [AcceptorPoweredUp(PowerUpPath.IN_STACKER, 2000)]
+    rig.poll_until(lambda _: rig.sim.steady[0] == p.ENABLE_IDLING)
+    # the driver credits nothing itself and raises no fault of its own: the cabinet settles it
+    assert rig.credited() == 0 and rig.sim.cash_box == [(2000, None)] and not of(DeviceFault, rig.events)
+
+
+def test_plain_power_up_after_a_stack_request_reports_an_empty_path(rig: Rig) -> None:
+    rig.boot()
+    rig.sim.insert_note(500)
+    rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+    rig.driver.stack()
+    rig.sim.power_cycle(status=p.POWER_UP)  # an acceptor that cannot say where the note went
+    events = rig.poll_until(lambda ev: bool(of(AcceptorPoweredUp, ev)))
+    assert of(AcceptorPoweredUp, events) == [AcceptorPoweredUp(PowerUpPath.EMPTY, 500)]
+
+
+def test_a_lost_reset_repeats_the_power_up_status_but_reports_it_once(rig: Rig) -> None:
+    rig.boot()
+    assert of(AcceptorPoweredUp, rig.events) == [AcceptorPoweredUp(PowerUpPath.EMPTY)]  # switched on
+    rig.sim.power_cycle(status=p.POWER_UP_BILL_IN_STACKER)
+    rig.poll()  # sees the power-up status and sends RESET ...
+    rig.sim.power_up(p.POWER_UP_BILL_IN_STACKER)  # ... which the acceptor never got
+    rig.poll_until(lambda _: rig.sim.steady[0] == p.ENABLE_IDLING, limit=12)
+    assert of(AcceptorPoweredUp, rig.events)[1:] == [AcceptorPoweredUp(PowerUpPath.IN_STACKER)]
 
 
 # --- fuzzing -----------------------------------------------------------------------------------
@@ -412,3 +438,39 @@ def test_random_faults_never_credit_more_than_the_cash_box(actions: list[str], p
         assert credited.count(item) <= sim.cash_box.count(item)
     if len(credited) < len(sim.cash_box):  # an item stacked but not credited: a person must settle it
         assert reconcile
+
+
+def test_a_driver_started_mid_stack_reports_what_the_acceptor_stacked() -> None:
+    sim, clock = Id003Simulator(), FakeClock()
+    with TcpTransport(sim) as transport:
+        rig = Rig(sim, Id003BillAcceptor(transport.port, clock, timeout_s=0.2, poll_interval_s=0.5), clock)
+        rig.boot()
+        sim.insert_note(1000)
+        rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+        rig.driver.stack()  # ... and the cabinet dies before it hears VEND VALID
+        rig.driver.close()
+        rig.driver = Id003BillAcceptor(transport.port, clock, timeout_s=0.2, poll_interval_s=0.5)
+        events = rig.poll_until(lambda ev: bool(of(BillStacked, ev)), limit=20)
+        assert of(BillStacked, events) == [BillStacked(1000)] and not of(DeviceFault, events)
+        rig.poll_until(lambda _: sim.steady[0] == p.ENABLE_IDLING, limit=20)
+        rig.driver.close()
+    assert of(BillStacked, rig.events) == [BillStacked(1000)] and sim.cash_box == [(1000, None)]
+
+
+def test_a_second_note_of_the_same_value_is_never_stacked_unasked(rig: Rig) -> None:
+    """The STACKED status of the first note goes by unseen (the next note is already in escrow): the
+    second note is a new escrow the cabinet must accept, not a repeat of the first's stack."""
+    rig.boot()
+    rig.sim.insert_note(500)
+    rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+    rig.driver.stack()
+    rig.poll_until(lambda ev: bool(of(BillStacked, ev)))
+    deadline = time.monotonic() + 5
+    while rig.sim.stage != "idle" and time.monotonic() < deadline:  # the ACK reached the acceptor
+        time.sleep(0.01)
+    assert rig.sim.insert_note(500)  # before the driver polled STACKED
+    events = rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)), limit=10)
+    assert of(BillEscrowed, events) == [BillEscrowed(500)]
+    rig.poll(3)
+    assert rig.sim.cash_box == [(500, None)] and rig.sim.stage == "escrow"  # waits for the cabinet
+    assert of(BillStacked, rig.events) == [BillStacked(500)]

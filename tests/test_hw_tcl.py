@@ -21,10 +21,10 @@ from hardware.interfaces import (
 from hardware.serial import tcl_protocol as t
 from hardware.serial.link import FrameError
 from hardware.serial.tcl_driver import TclTicketPrinter
-from hardware.serial.ticket_layout import amount_in_words, ticket_text
 from hardware.sim.scripted_port import ScriptedPort
 from hardware.sim.tcl_sim import TclPrinterSimulator
 from hardware.sim.transport import PtyTransport
+from hardware.ticket_text import amount_in_words, ticket_text
 from tests.test_hw_support import DeviceRig, of
 
 TICKET = TicketData(

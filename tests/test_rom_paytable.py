@@ -191,3 +191,24 @@ def test_real_dragon_poker_schema_refuses_bad_awards(tmp_path: Path, old: str, n
     with pytest.raises(PaytableError) as info:
         load_paytable(candidate, trusted_keys=[DEV_PUBLIC_KEY])
     assert str(candidate) in str(info.value) and f"'{key}'" in str(info.value) and why in str(info.value)
+
+
+@pytest.mark.parametrize(("table", "old", "new"), [
+    ("dragon-poker", "stake_points = 10", "stake_points = 9223372036854775807"),
+    ("dragon-poker", "two_jokers = 100", "two_jokers = 100000000000"),
+    ("poker-grid", "royal_flush = 50", "royal_flush = 10000000000"),
+], ids=["dragon-stake", "dragon-pair-bonus", "grid-award"])
+def test_a_table_whose_largest_win_does_not_fit_the_meters_is_refused(tmp_path: Path, table: str,
+                                                                      old: str, new: str) -> None:
+    text = (PROJECT_ROOT / f"paytables/{table}.toml").read_text()
+    assert old in text
+    candidate = tmp_path / "candidate.toml"
+    candidate.write_text(text.replace(old, new, 1))
+    sign_file(candidate, DEV_PRIVATE_KEY)
+    with pytest.raises(PaytableError, match="does not fit the 10-digit meters"):
+        load_paytable(candidate, trusted_keys=[DEV_PUBLIC_KEY])
+
+
+def test_a_max_win_beyond_the_meters_is_refused(tmp_path: Path) -> None:
+    text = GOOD.replace("max_win_cents = 100000", "max_win_cents = 10000000000")
+    assert "'paytable.max_win_cents'" in refused(make_tree(tmp_path, text))

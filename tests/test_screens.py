@@ -558,7 +558,7 @@ def test_a_jackpot_win_is_celebrated_after_its_reveal_until_a_press(config, tmp_
 
 
 def test_the_screen_ticket_says_what_the_printer_prints(session: Session) -> None:
-    from hardware.serial.ticket_layout import ticket_text
+    from hardware.ticket_text import ticket_text
 
     credit(session)
     session.key("f2")  # $101.00 in all: "ONE HUNDRED ONE DOLLARS AND ZERO CENTS"
@@ -622,6 +622,8 @@ def test_a_win_past_the_credit_limit_goes_where_configured(config, tmp_path: Pat
             assert s.cabinet.state == "handpay"
             assert s.cabinet.memory.get("handpay")["amount_cents"] == win
             assert s.cabinet.credits_cents <= 10000
+            why = next(e["message"] for e in s.cabinet.event_log(20) if e["kind"] == "hand_pay")
+            assert why.endswith("locks up for a hand pay: it would pass the credit limit."), why
         else:
             s.wait(5.0)
             assert s.cabinet.credits_cents == 0  # the whole credit left on a ticket

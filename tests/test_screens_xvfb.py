@@ -14,12 +14,14 @@ from pathlib import Path
 
 import pygame
 
+from egm.config import load_cabinet_config
 from egm.video.layout import grid
 from egm.video.scenes.game_select import TILES_RECT
 from egm.video.screenshot import tab_centre
 from tests.test_video_xvfb import x_display  # noqa: F401 - the Xvfb fixture
 
-GRID_PLAY = grid(TILES_RECT, 2, 1, gap=60)[1]  # Poker Grid's tile on the game menu
+GAMES = load_cabinet_config().games  # the game menu's tiles, as the cabinet offers them
+GRID_PLAY = grid(TILES_RECT, len(GAMES), 1, gap=60)[GAMES.index("poker-grid")]  # Poker Grid's tile
 
 
 def first_run(shots: Path) -> str:

@@ -33,10 +33,12 @@ KEYS = ("space", "return", "b", "x", "s", "c", "h", "1", "2", "3", "4", "backspa
         "escape", "f1", "f2", "f3", "f7", "f8", "f9", "f10", "f11", "f12")
 # Points worth pressing: the bar's buttons, the device drawer's, the game menu's PLAY buttons, the
 # Dragon table's hands and buttons, the Poker Grid hand and board.
+GAMES = load_cabinet_config().games  # the game menu's tiles, as the cabinet offers them
+DRAWER_ITEMS = 16  # the device drawer's controls: 6 notes, a ticket, 2 doors, 2 keys, power cut, 4 bad items
 HOT = (
     *[(x + 60, BAR_RECT.y + 70) for x in (20, *(x for _, _, x, _ in PANEL_BUTTONS))],
-    *[(40 + (i % 6) * 310 + 145, DRAWER_RECT.y + 90 + (i // 6) * 140 + 60) for i in range(17)],
-    *[(tile.centerx, tile.bottom - 95) for tile in grid(TILES_RECT, 2, 1, gap=60)],
+    *[(40 + (i % 6) * 310 + 145, DRAWER_RECT.y + 90 + (i // 6) * 140 + 60) for i in range(DRAWER_ITEMS)],
+    *[(tile.centerx, tile.bottom - 95) for tile in grid(TILES_RECT, len(GAMES), 1, gap=60)],
     *[(550, y + 64) for y in (150, 340, 530, 720)], (1430, 615), (1430, 745), (1440, 205), (1440, 345),
     *[(110 + i * 106, 800) for i in range(13)], (1100, 710), (1170, 710),
     *[(1100 + i * 150, 734) for i in range(5)],
@@ -132,7 +134,9 @@ def states_of(s: Session, actions: list[tuple]) -> set[str]:
 BILL = ("key", "f7")  # $100
 PLAY_DRAGON = [BILL, ("key", "space"), ("key", "1"), ("key", "2"), ("key", "3"), ("key", "return"),
                ("key", "h"), ("wait", 8.0)]
-PLAY_GRID = [BILL, ("click", HOT[26]), *[("key", "h")] * 30, ("wait", 3.0)]
+FIRST_TILE = 1 + len(PANEL_BUTTONS) + DRAWER_ITEMS  # HOT's first game-menu tile
+PLAY_GRID = [BILL, ("click", HOT[FIRST_TILE + GAMES.index("poker-grid")]), *[("key", "h")] * 30,
+             ("wait", 3.0)]
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,

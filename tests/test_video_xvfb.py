@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.xvfb_support import xvfb
 
 SESSION = """
 wait 1.0
@@ -33,24 +35,9 @@ quit
 
 
 @pytest.fixture
-def x_display():
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed (.ci/run installs it)")
-    read_fd, write_fd = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,),
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write_fd)
-    with os.fdopen(read_fd) as pipe:
-        number = pipe.readline().strip()
-    if not number:
-        server.kill()
-        pytest.fail("Xvfb did not report a display number")
-    yield f":{number}"
-    server.terminate()
-    server.wait(timeout=10)
+def x_display() -> Iterator[str]:
+    with xvfb() as display:
+        yield display
 
 
 def test_emulate_in_a_real_window_plays_a_scripted_session(

@@ -16,7 +16,8 @@ from egm.config import PROJECT_ROOT, CabinetConfig, JurisdictionConfig, load_jur
 from egm.events import ACCEPTED, ButtonChanged, CashOut, Door, Result, StartGame
 from egm.games import game_class
 from egm.games.base import Game
-from egm.memory.store import RamError, WagerMemory
+from egm.host.sas import HostPart
+from egm.memory.store import RamError, Transaction, WagerMemory
 from egm.rng import Rng
 from hardware.factory import Devices, build_devices
 
@@ -43,7 +44,7 @@ POWER_UP_MESSAGES = {
 TRACEBACK_KEPT = 8000  # characters of a software fault's traceback in the event log (its innermost end)
 
 
-class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart):
+class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, HostPart):
     """The controller. Construct, `boot()`, then feed it events (see the package doc)."""
 
     def __init__(
@@ -78,6 +79,8 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart):
         self._open_doors = set()
         self._faults = {}
         self._warnings = {}
+        self.display_attached = False  # a display takes the panel's presses (take_panel_presses)
+        self._panel_presses = []
         steps = {g: game.steps for g, game in self.games.items()}
         self.machine = CabinetMachine(
             states=state_table(steps),
@@ -147,6 +150,7 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart):
             self._apply_settings()
             self._power_up_records()
         self._settle()
+        self.poll_devices()  # the devices report in (the bill acceptor: what is in its path)
         return Result(True, f"booted into {self.state}")
 
     def _power_up_records(self) -> None:
@@ -154,7 +158,8 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart):
         assert memory is not None
         last = memory.events(limit=1)
         previous = PREVIOUS_STOP.get(last[0]["kind"], "power_loss") if last else "none"
-        with memory.transaction() as tx:
+
+        def powered_up(tx: Transaction) -> None:
             if previous == "power_loss":
                 tx.log("power_loss", f"Power was lost after {last[0]['at']} without a clean power down.")
             tx.meters.add("power_resets", 1)
@@ -163,12 +168,16 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart):
                 POWER_UP_MESSAGES[previous],
                 previous_stop=previous,
                 doors_open=sorted(d.value for d in self._open_doors),
+                games_played=tx.meters["games_played"],
                 rom_check=rom_check_message("at power-up", self._rom_problems, self._rom_files)
                 if self.rom_check is not None
                 else None,
             )
             for problem in self._rom_problems:
                 tx.log("rom_error", f"ROM self-test failed: {problem}")
+
+        if not self._commit(powered_up):  # the memory failed under us: a RAM-error tilt
+            return
         error = memory.meters.balance_error()
         if error and not memory.get("accounting_error"):
             self._record_accounting_error(f"meters found {error} cents off the accounting identity at boot")
@@ -178,10 +187,8 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart):
         """Finish what a power cut interrupted: each pending record is settled exactly once."""
         memory = self.memory
         assert memory is not None
-        bill = memory.get("bill")
-        if bill is not None:
-            self._credit_stacked(bill, after_power_loss=True)
-            self.recovered.append("bill")
+        if memory.get("bill") is not None:  # settled by what the acceptor reports (see credit_in)
+            self.recovered.append("bill pending: settled by the acceptor's report")
         if memory.get("cashout") is not None:
             # The validation number was committed before printing; whether or not the paper came out,
             # that ticket stands as issued, and no second ticket is printed.
@@ -205,13 +212,28 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart):
 
     # --- the button panel: its buttons are the player's actions of the other parts --------------------
     def _button(self, event: ButtonChanged) -> Result:
+        """A panel button, through the configured mapping ([devices.button_panel] buttons). With a
+        display attached, every press goes to it (BET, HELP, the game's own buttons... and DEAL with
+        the bet chosen there); without one, CASH OUT and DEAL act here and the rest need a display."""
         if not event.pressed:
             return ACCEPTED
-        if event.button == "cash_out":
+        function = self.config.devices.button_panel.function_of(event.button)
+        if function is None:
+            return self._refuse(event, f"the panel button '{event.button}' has no function; map it in "
+                                       "[devices.button_panel] buttons")
+        if self.display_attached:
+            self._panel_presses.append(function)
+            return ACCEPTED
+        if function == "cash_out":
             return self._cash_out(CashOut())
-        if event.button in ("deal", "play"):
+        if function == "deal":
             return self._start_game(StartGame())
-        return self._refuse(event, f"the {event.button} button has no function in state {self.state}")
+        return self._refuse(event, f"the {function} button works only with the display")
+
+    def take_panel_presses(self) -> list[str]:
+        """The panel functions pressed since the display last asked, in order."""
+        presses, self._panel_presses = self._panel_presses, []
+        return presses
 
     handlers = {ButtonChanged: _button}
 
@@ -240,15 +262,15 @@ def build_cabinet(
         # Load no game code from a ROM that failed its self-test: the cabinet boots into the ROM tilt,
         # and only a power cycle after the ROM is restored loads the games.
         game_ids = ()
-        refused.append(RomProblem("paytables", "changed", "no game loaded; restore the ROM and power-cycle"))
+        refused.append(RomProblem("games", "not_loaded", "the ROM failed its self-test, so no game was "
+                                  "loaded; restore the ROM and power-cycle"))
     for game_id in game_ids if game_ids is not None else config.games:
         path = root / "paytables" / f"{game_id}.toml"
         try:
             paytable = load_paytable(path, root=root, trusted_keys=trusted_keys, manifest_path=manifest_path)
+            games[game_id] = game_class(game_id)(paytable)  # a pay-table asset it names is checked here
         except PaytableError as exc:
             refused.append(RomProblem(f"paytables/{game_id}.toml", "changed", f"pay table refused: {exc}"))
-            continue
-        games[game_id] = game_class(game_id)(paytable)
 
     def rom_check() -> Any:
         check = verify_rom(root, trusted_keys, manifest_path)

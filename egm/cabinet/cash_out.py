@@ -38,6 +38,18 @@ class CashOutPart(CabinetPart):
             return Result(True, "hand pay: call an attendant")
         if not self.devices.printer.ready():
             return self._refuse(event, "the ticket printer is not ready; call an attendant")
+        if self._host_numbers_tickets():
+            return self._request_validation(amount)
+        if not self._print_cash_out_ticket(amount):
+            return Result(False, self._tilt_detail())
+        return ACCEPTED
+
+    def _print_cash_out_ticket(self, amount: int, validation_number: str | None = None, *,
+                               clear: str | None = None) -> bool:
+        """Issue the cash-out ticket (numbered by the cabinet, or by the host when given), commit it,
+        then print it. `clear` names a record the same transaction removes (the host's request)."""
+        memory = self.memory
+        assert memory is not None
         sequence = memory.get("ticket_sequence", 0) + 1
         ticket = issue_ticket(
             bytes.fromhex(memory.get("ticket_key")),
@@ -46,16 +58,21 @@ class CashOutPart(CabinetPart):
             amount_cents=amount,
             issued_at=self.clock.now(),
             expiry_days=self.config.ticket_expiry_days,
+            host_validation_number=validation_number,
         )
 
         def start_cash_out(tx: Transaction) -> None:
             tx.set("ticket_sequence", sequence)
             tx.set("cashout", ticket)
-            tx.log("cash_out", f"Cash-out of {amount} cents: printing ticket {ticket['validation_number']}.")
+            if clear is not None:
+                tx.set(clear, None)
+            kind = "cash_out" if validation_number is None else "cash_out_host_numbered"  # pressed earlier
+            tx.log(kind, f"Cash-out of {amount} cents: printing ticket {ticket['validation_number']}.")
 
         if not self._commit(start_cash_out):
-            return Result(False, self._tilt_detail())
-        self.machine.trigger("cash_out")
+            return False
+        if self.state != "cashout":
+            self.machine.trigger("cash_out")
         self.devices.printer.print_ticket(
             TicketData(
                 validation_number=ticket["validation_number"],
@@ -68,7 +85,7 @@ class CashOutPart(CabinetPart):
                 expires_days=self.config.ticket_expiry_days,
             )
         )
-        return ACCEPTED
+        return True
 
     def _ticket_printed(self, event: TicketPrinted) -> Result:
         pending = self.memory.get("cashout") if self.memory else None

@@ -81,6 +81,8 @@ class CabinetPart:
     credit_limit_cents: int  # the credit limit in force (settings.SettingsPart), 0: none
     _cash_out: Callable[[Any], Result]  # cash_out.CashOutPart
     _apply_settings: Callable[[], None]  # the kept settings over the configuration (settings.SettingsPart)
+    display_attached: bool
+    _panel_presses: list[str]
 
     # --- reading -----------------------------------------------------------------------------------
     @property
@@ -150,7 +152,7 @@ class CabinetPart:
             "ramerror": self._ram_error,
             "romerror": "; ".join(self._rom_problems),
             "accountingerror": self.memory.get("accounting_error", "") if self.memory else "",
-            "devicefault": "; ".join(self._faults.values()),
+            "devicefault": "; ".join(filter(None, [*self._faults.values(), self._unreconciled_bill()])),
         }
         return detail.get(tilts[0], f"{TILT_NAMES[tilts[0]].replace('_', ' ')}: close it to resume")
 
@@ -236,16 +238,23 @@ class CabinetPart:
         except AccountingBreach as exc:
             self._record_accounting_error(str(exc))
             return False
-        except sqlite3.Error as exc:  # the memory could not be written: nothing may be acknowledged
+        except RamError as exc:  # not committed (the memory says why): nothing may be acknowledged
+            self._enter_ram_error(str(exc))
+            return False
+        except (sqlite3.Error, OSError) as exc:  # a storage error is a RAM-error tilt, never a crash
             self._enter_ram_error(f"wager memory write failed ({exc}); an operator RAM clear is required")
             return False
         return True
 
     def _record_accounting_error(self, message: str) -> None:
         assert self.memory is not None
-        with self.memory.transaction() as tx:
-            tx.set("accounting_error", message)
-            tx.log("accounting_error", f"Accounting error: {message}. Operator RAM clear required.")
+
+        try:
+            with self.memory.transaction() as tx:
+                tx.set("accounting_error", message)
+                tx.log("accounting_error", f"Accounting error: {message}. Operator RAM clear required.")
+        except (RamError, sqlite3.Error, OSError) as exc:
+            self._enter_ram_error(f"{exc} (while recording an accounting error: {message})")
         self._settle()
 
     def _enter_ram_error(self, message: str) -> None:
@@ -264,12 +273,17 @@ class CabinetPart:
             return False
         return True
 
+    def _unreconciled_bill(self) -> str:
+        """The sentence of a pending note or ticket the attendant must reconcile, or ""."""
+        pending = self.memory.get("bill") if self.memory else None
+        return str(pending.get("unreconciled", "")) if pending else ""
+
     def _standing_tilts(self) -> list[str]:
         standing = {
             "ramerror": bool(self._ram_error),
             "romerror": bool(self._rom_problems),
             "accountingerror": bool(self.memory and self.memory.get("accounting_error")),
-            "devicefault": bool(self._faults),
+            "devicefault": bool(self._faults) or bool(self._unreconciled_bill()),
         }
         standing.update({tilt: door in self._open_doors for door, tilt in DOOR_TILTS.items()})
         return [t for t in TILTS if standing[t]]
@@ -278,7 +292,10 @@ class CabinetPart:
         """Where the standing conditions say the machine belongs: (state, trigger that gets there)."""
         tilts = self._standing_tilts()
         memory = self.memory
-        if tilts:
+        # a cash-out under way needs only the printer and a hand pay only the attendant: a device
+        # fault (a jammed bill acceptor) waits until they are done
+        paying = memory is not None and any(memory.get(k) is not None for k in ("handpay", "cashout"))
+        if tilts and not (tilts == ["devicefault"] and paying):
             return f"tilt.{tilts[0]}", f"tilt_{tilts[0]}"
         assert memory is not None
         if memory.get("handpay") is not None:
@@ -303,16 +320,44 @@ class CabinetPart:
             self.round is not None and self.game_id == game_id and (step is None or self.round.step == step)
         )
 
+    # --- hooks the host link (egm.host) answers; without it, these defaults ------------------------
+    def _lockout(self) -> str:
+        """Why play and money in are refused now (the host disabled or locked the machine), or ""."""
+        return ""
+
+    def _host_numbers_tickets(self) -> bool:
+        """True when the casino host gives cash-out tickets their validation numbers."""
+        return False
+
+    def _host_redeems(self) -> bool:
+        """True when the casino host decides whether a ticket inserted is paid."""
+        return False
+
+    def _request_validation(self, amount: int) -> Result:
+        """Ask the casino host for a cash-out ticket's validation number."""
+        return Result(False, "no host link numbers tickets on this cabinet")
+
+    def _host_ticket_escrowed(self, event: Any) -> Result:
+        """Hold a ticket in escrow until the casino host decides on it."""
+        return Result(False, "no host link redeems tickets on this cabinet")
+
+    def _ticket_credited(self, tx: Transaction, pending: Mapping[str, Any]) -> None:
+        """Called inside the transaction that credits a stacked ticket."""
+
     def _drive_devices(self) -> None:
         """After every state change: notes and tickets are accepted only on the attract screen."""
         acceptor = self.devices.bill_acceptor
-        if self.state == "attract":
+        if self.state == "attract" and not self._lockout():
             acceptor.enable(frozenset(self.config.bill_denominations_cents), tickets=True)
         else:
             acceptor.inhibit()
         panel = self.devices.button_panel
-        panel.set_lamp("cash_out", LampState.ON if self.state == "attract" else LampState.OFF)
-        panel.set_lamp("deal", LampState.FLASH if self.state == "attract" else LampState.OFF)
-        panel.set_lamp(
-            "service", LampState.FLASH if self.state.startswith(("handpay", "tilt")) else LampState.OFF
+        cash_out = self.state == "attract" or (
+            self.state == "tilt.devicefault" and self.devices.printer.ready()
         )
+        panel.set_lamp("cash_out", LampState.ON if cash_out else LampState.OFF)
+        panel.set_lamp("deal", LampState.FLASH if self.state == "attract" else LampState.OFF)
+        service = LampState.ON if self._warnings else LampState.OFF  # e.g. paper low: soon, not now
+        if self.state.startswith(("handpay", "tilt")):
+            service = LampState.FLASH
+        panel.set_lamp("service", service)

@@ -62,8 +62,10 @@ def transition_table(steps_by_game: Mapping[str, Sequence[str]]) -> list[dict[st
         {"trigger": "idle", "source": RESUMABLE_FROM, "dest": "attract"},
         {"trigger": "game_over", "source": "game", "dest": "attract"},
         {"trigger": "jackpot_lockup", "source": "game", "dest": "handpay"},
-        {"trigger": "cash_out", "source": "attract", "dest": "cashout"},
-        {"trigger": "cash_out_handpay", "source": "attract", "dest": "handpay"},
+        # a device fault (a jammed bill acceptor) does not keep the player's credit: cash-out needs
+        # only the printer (the cabinet checks it is ready) or an attendant's hand pay
+        {"trigger": "cash_out", "source": ["attract", "tilt.devicefault"], "dest": "cashout"},
+        {"trigger": "cash_out_handpay", "source": ["attract", "tilt.devicefault"], "dest": "handpay"},
         {"trigger": "ticket_done", "source": "cashout", "dest": "attract"},
         {"trigger": "attendant_reset", "source": "handpay", "dest": "attract"},
         {"trigger": "resume_cashout", "source": RESUMABLE_FROM, "dest": "cashout"},

@@ -45,6 +45,8 @@ class PlayPart(CabinetPart):
     def _start_game(self, event: StartGame) -> Result:
         if not self._allowed("start_game"):
             return self._not_now(event, "starting a game")
+        if lockout := self._lockout():
+            return self._refuse(event, f"starting a game is not allowed: {lockout}")
         game_id = event.game_id or self.selected_game
         game = self.games.get(game_id)
         if game is None:
@@ -70,7 +72,8 @@ class PlayPart(CabinetPart):
             return Result(False, self._tilt_detail())
         assert self.memory is not None
         number = self.memory.meters["games_played"] + 1
-        pools = {name: self.memory.get("pools", {}).get(name, 0) for name in game.pool_names}
+        held = self.memory.get("pools", {})  # a fresh memory holds none: the game starts each at its seed
+        pools = {name: held[name] for name in game.pool_names if name in held}
         round_ = game.new_round(wager, self.rng_for_game(number), pools)
         paytable_id = self._paytable_id(game)
         record = {
@@ -132,12 +135,14 @@ class PlayPart(CabinetPart):
         denom = record["wager"]["denom_cents"]
         win_cents = outcome.win_credits * denom
         stake_cents = record["wager"]["stake_credits"] * denom
+        game_id, paytable_id = record["game_id"], record["paytable_id"]
+        max_win = self.games[game_id].paytable.header.max_win_cents
+        above_max = win_cents > max_win  # never credited: the attendant checks it
+        at_hand_pay_limit = requires_hand_pay(win_cents, self.jurisdiction.hand_pay_limit_cents)
         limit = self.credit_limit_cents
         past_limit = bool(limit) and self.credits_cents + win_cents > limit
-        hand_paid = requires_hand_pay(win_cents, self.jurisdiction.hand_pay_limit_cents) or (
-            past_limit and self.config.credit_limit_win == "handpay"
-        )
-        game_id, paytable_id = record["game_id"], record["paytable_id"]
+        limit_hand_pay = past_limit and self.config.credit_limit_win == "handpay"
+        hand_paid = above_max or at_hand_pay_limit or limit_hand_pay
         scoreboard = dict(memory.get("scoreboard", {}))
         scoreboard[game_id] = scoreboard_after(scoreboard.get(game_id, []), outcome.result_code)
         result = {
@@ -151,7 +156,12 @@ class PlayPart(CabinetPart):
 
         def finish(tx: Transaction) -> None:
             if hand_paid:
-                why = "it would pass the credit limit" if past_limit else "it reaches the hand-pay limit"
+                if above_max:
+                    why = f"it is above the pay table's maximum win of {format_cents(max_win)}"
+                elif at_hand_pay_limit:
+                    why = "it reaches the hand-pay limit"
+                else:
+                    why = "it would pass the credit limit"
                 tx.set("handpay", {"kind": "jackpot", "amount_cents": win_cents, "game": record["number"]})
                 tx.log("hand_pay", f"A win of {format_cents(win_cents)} locks up for a hand pay: {why}.",
                        game=game_id)

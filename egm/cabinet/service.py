@@ -55,8 +55,9 @@ class ServicePart(CabinetPart):
     def _attendant_acknowledge(self) -> Result:
         """The attendant has dealt with a faulted device (cleared the path, counted the cash box).
 
-        Faults that only a person can settle (ID-003: power loss while stacking, an unconfirmed stack)
-        clear now; the device reports DeviceFaultCleared on its next poll.
+        Faults that only a person can settle (ID-003: an unconfirmed stack, a stack nobody asked for)
+        clear now; the device reports DeviceFaultCleared on its next poll. An unreconciled pending
+        bill is settled separately, by `ReconcileBill` (credit_in).
         """
         self._commit(lambda tx: tx.log("attendant", "Attendant key: device faults acknowledged."))
         self.devices.bill_acceptor.acknowledge_faults()
@@ -171,6 +172,7 @@ class ServicePart(CabinetPart):
             self._commit(lambda tx: tx.log("device_warning", event.message, device=event.device))
         elif self._warnings.pop((event.device, event.kind), None) is not None:
             self._commit(lambda tx: tx.log("device_warning_cleared", f"{event.device} {event.kind} cleared."))
+        self._drive_devices()  # the service lamp shows a warning
         return ACCEPTED
 
     def _run_rom_check(self, when: str = "at door close") -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from egm.config import CONFIG_DIR, JurisdictionConfig, load_jurisdiction
 from egm.lab.adapters import ExactFigure, LabAdapter, LabError, adapter_for
+from egm.lab.rng_record import BatteryRecord, load_record
 from egm.lab.runner import RunResult, plan_chunks, run
 from egm.lab.stats import Summary, jackpot_share_check, return_quantiles, summarize
 from egm.lab.verdict import AwardEstimate, Verdict, estimate_awards, judge, strategy_check
@@ -43,6 +44,7 @@ class Request:
     jurisdictions: tuple[str, ...] = ()
     denom_cents: int | None = None
     progress: bool = False
+    rng_results: Path | None = None  # an `egm lab rng --json` record to put in the PAR sheet
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,7 @@ class Certification:
     awards: list[AwardEstimate]
     verdicts: list[Verdict]
     software_version: str
+    rng: BatteryRecord | None = None  # the RNG battery's record, when one was attached
 
     @property
     def partial(self) -> bool:
@@ -118,6 +121,7 @@ class Certification:
             "return_quantiles": return_quantiles(tally),
             "jurisdictions": [v.to_dict() for v in self.verdicts],
             "software_version": self.software_version,
+            "rng": self.rng.model_dump() if self.rng is not None else None,
         }
         for bound in self.bounds:
             out[bound.role] = bound.to_dict()
@@ -135,6 +139,7 @@ def certify(request: Request) -> Certification:
     if request.best_games is not None and request.best_games < 0:
         raise LabError("--best-games must be 0 (skip the search) or a positive number of games")
     rules = _jurisdictions(request.jurisdictions)
+    rng = load_record(request.rng_results) if request.rng_results is not None else None
     paytable = load_paytable(request.paytable_path)
     adapter = adapter_for(paytable.game)
     # Record the numbers used, so that the report's command reproduces the run.
@@ -175,4 +180,4 @@ def certify(request: Request) -> Certification:
     verdicts = [judge(r, strategies, exact_rtps, awards, reference.tally, denom, int(max_win.value), declared)
                 for r in rules]
     return Certification(request, paytable, adapter, denom, exact, max_win, reference, reference_summary,
-                         bounds, awards, verdicts, software_version())
+                         bounds, awards, verdicts, software_version(), rng)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from egm.lab.dieharder import DieharderRun
     from egm.rng import Rng
 
 EXIT_BAD_INPUT = 2
@@ -43,6 +44,18 @@ def _non_negative(text: str) -> int:
     return value
 
 
+def _test_numbers(text: str) -> tuple[int, ...]:
+    from egm.lab.dieharder import QUICK_TESTS, check_tests
+
+    if text == "quick":
+        return QUICK_TESTS
+    try:
+        return check_tests(int(n) for n in text.split(","))
+    except ValueError as exc:
+        message = str(exc) if "dieharder" in str(exc) else f"'{text}' is not a list of test numbers"
+        raise argparse.ArgumentTypeError(message) from None
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = subparsers.add_parser("certify", help="certify a pay table: exact analysis, simulation, verdicts",
                               description="Certify a pay table (see docs/lab.md).")
@@ -60,6 +73,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--denom-cents", type=_positive, default=None,
                    help="denomination for hand-pay checks (default: the pay table's first)")
     p.add_argument("--report", type=Path, metavar="FILE.html", help="write a self-contained PAR sheet")
+    p.add_argument("--rng-results", type=Path, metavar="FILE.json",
+                   help="an `egm lab rng --json` record: its verdicts go in the JSON and the PAR sheet")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.set_defaults(handler=certify_command)
 
@@ -70,6 +85,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     r.add_argument("--shuffles", type=_positive, default=20_000, help="shuffles for the card-position test")
     r.add_argument("--seed", type=_non_negative, default=None, help="seed (default: seeded from the OS)")
     r.add_argument("--jurisdiction", default="generic", help="whose RNG confidence applies (default generic)")
+    r.add_argument("--dieharder", action="store_true",
+                   help="also run dieharder (-g 200) on the DRBG stream, test by test (see docs/lab.md)")
+    r.add_argument("--dieharder-tests", type=_test_numbers, default=None, metavar="N,N,...",
+                   help="dieharder test numbers to run (default: all but 201; `quick` for a short set)")
     r.add_argument("--json", action="store_true", help="print JSON")
     r.set_defaults(handler=lab_rng_command)
 
@@ -105,7 +124,7 @@ def certify_command(args: argparse.Namespace) -> int:
     request = Request(paytable_path=args.paytable, games=args.games, seed=seed, workers=args.workers or 0,
                       scheduler=args.scheduler, best_games=args.best_games,
                       jurisdictions=tuple(args.jurisdiction), denom_cents=args.denom_cents,
-                      progress=not args.json)
+                      progress=not args.json, rng_results=args.rng_results)
     try:
         result = certify(request)
         if args.report:
@@ -128,7 +147,9 @@ def _rng(seed: int | None) -> Rng:
 
 def lab_rng_command(args: argparse.Namespace) -> int:
     from egm.config import ConfigError, load_jurisdiction
-    from egm.lab.rng_battery import run_battery
+    from egm.lab.certify import software_version
+    from egm.lab.rng_battery import GENERATOR, run_battery
+    from egm.lab.rng_record import BatteryRecord, OwnTest
     from egm.rng import Rng, derive_seed
 
     try:
@@ -140,19 +161,49 @@ def lab_rng_command(args: argparse.Namespace) -> int:
         results = run_battery(_rng(args.seed), shuffle_rng, args.bytes, args.shuffles, confidence)
     except ValueError as exc:
         return _error("lab rng", exc)
-    passed = all(r.passed for r in results)
-    if args.json:
-        print(json.dumps({"seed": args.seed, "bytes": args.bytes, "confidence": confidence,
-                          "passed": passed, "tests": [r.to_dict() for r in results]}))
-    else:
+    if not args.json:
         seeded = "OS-seeded" if args.seed is None else f"seed {args.seed}"
-        print(f"RNG battery: CTR_DRBG (AES-256), {args.bytes:,} bytes, {seeded}, "
-              f"confidence {confidence:.0%}")
+        print(f"RNG battery: {GENERATOR}, {args.bytes:,} bytes, {seeded}, confidence {confidence:.0%}")
         for r in results:
             print(f"  {'PASS' if r.passed else 'FAIL'}  {r.name:<40} statistic {r.statistic:>12.4f}  "
-                  f"({r.detail})  p = {r.p_value:.4f}")
-        print("all tests passed" if passed else "SOME TESTS FAILED")
+                  f"({r.detail})  p = {r.p_value:.4f}", flush=True)
+    try:
+        external = _dieharder(args, text=not args.json) if args.dieharder or args.dieharder_tests else None
+    except KeyboardInterrupt:
+        print("egm lab rng: stopped during dieharder; no verdict", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    passed = all(r.passed for r in results) and (external is None or external.passed is not False)
+    record = BatteryRecord(generator=GENERATOR, software_version=software_version(), seed=args.seed,
+                           bytes=args.bytes, shuffles=args.shuffles, jurisdiction=args.jurisdiction,
+                           confidence=confidence, passed=passed,
+                           tests=[OwnTest(**r.to_dict()) for r in results], dieharder=external)
+    print(record.model_dump_json() if args.json else "all tests passed" if passed else "SOME TESTS FAILED")
     return 0 if passed else 1
+
+
+def _dieharder(args: argparse.Namespace, text: bool) -> DieharderRun:
+    """The chosen dieharder tests on the DRBG, each on its own stream; in text, each result as it
+    comes. When dieharder is not installed: one line on stderr, and the record says so."""
+    from egm.lab import dieharder
+
+    numbers = args.dieharder_tests or dieharder.ALL_TESTS
+    program = dieharder.executable()
+    if program is None:
+        print("egm lab rng: dieharder is not installed (apt-get install dieharder); "
+              "ran the lab's own tests only", file=sys.stderr)
+    elif text:
+        left_out = "; ".join(f"-d {n} {why}" for n, why in dieharder.EXCLUDED.items())
+        print(f"dieharder -g {dieharder.STDIN_RAW} (the DRBG on stdin, one stream per test), "
+              f"{len(numbers)} tests; left out: {left_out}", flush=True)
+
+    def show(result: dieharder.DieharderResult) -> None:
+        print(f"  {result.assessment.upper():<4}  dieharder -d {result.number:<3} {result.test:<24} "
+              f"ntuple {result.ntuple:<2}  p = {result.p_value:.4f}", flush=True)
+
+    run = dieharder.report(program, numbers, args.seed, progress=show if text else None)
+    if run.error:
+        print(f"egm lab rng: {run.error}", file=sys.stderr)
+    return run
 
 
 def rng_command(args: argparse.Namespace) -> int:

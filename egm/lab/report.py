@@ -29,7 +29,7 @@ table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
 td, th { border: 1px solid #bbb; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
 th { background: #eee; } .pass { color: #060; } .fail { color: #a00; font-weight: bold; }
 .inconclusive { color: #a60; } .flag { color: #06a; } pre { background: #f6f6f6; padding: 1em; }
-.partial { background: #fdd; padding: 0.5em; font-weight: bold; }
+.partial { background: #fdd; padding: 0.5em; font-weight: bold; } .weak { color: #a60; }
 """
 
 
@@ -78,6 +78,49 @@ def _table(rows: list[list[object]], header: list[str]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
     return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def _rng_section(result: Certification) -> str:
+    """The attached RNG battery record: the lab's own tests and dieharder's pass, weak or fail per test."""
+    e = html.escape
+    record = result.rng
+    if record is None:
+        return ("<p>No RNG battery record is attached. Run <code>egm lab rng --dieharder --json &gt; "
+                "rng.json</code> and certify with <code>--rng-results rng.json</code>.</p>")
+    status = "pass" if record.passed else "fail"
+    version = e(record.software_version)
+    if record.software_version != result.software_version:
+        version += f" <span class='fail'>(this certification ran egm {e(result.software_version)})</span>"
+    own = [[e(t.test), f"{t.statistic:.4f}", e(t.detail), f"{t.p_value:.4f}",
+            f"<span class='{'pass' if t.passed else 'fail'}'>{'pass' if t.passed else 'fail'}</span>"]
+           for t in record.tests]
+    parts = [
+        _table([["generator", e(record.generator)], ["software", f"egm {version}"],
+                ["seed", "from the OS" if record.seed is None else str(record.seed)],
+                ["bytes (own tests)", f"{record.bytes:,}"], ["shuffles", f"{record.shuffles:,}"],
+                ["confidence", f"{record.confidence:.0%} ({e(record.jurisdiction)})"],
+                ["result", f"<span class='{status}'>{status.upper()}</span>"],
+                ["reproduce", f"<code>{e(record.reproduce())}</code>"]], ["item", "value"]),
+        "<h3>The lab's own tests (SciPy p-values)</h3>",
+        _table(own, ["test", "statistic", "distribution", "p-value", "status"]),
+        "<h3>dieharder (-g 200, the DRBG on stdin, one stream per test)</h3>",
+    ]
+    run = record.dieharder
+    if run is None:
+        parts.append("<p>Not run (add <code>--dieharder</code>).</p>")
+    elif not run.installed:
+        parts.append("<p class='fail'>dieharder was not installed where the battery ran.</p>")
+    else:
+        if run.error:
+            parts.append(f"<p class='fail'>{e(run.error)}</p>")
+        parts.append(_table([[str(t.number), e(t.test), str(t.ntuple), f"{t.tsamples:,}", str(t.psamples),
+                              f"{t.p_value:.6f}", f"<span class='{t.assessment}'>{t.assessment}</span>"]
+                             for t in run.tests],
+                            ["-d", "test", "ntuple", "tsamples", "psamples", "p-value", "assessment"]))
+        parts.append("<p>Weak: p &lt; 0.005 or p &gt; 0.995 (a good generator shows one now and then); "
+                     "fail: p &lt; 0.000001 or p &gt; 0.999999. Left out: "
+                     + "; ".join(f"-d {e(n)}: {e(why)}" for n, why in run.excluded.items()) + "</p>")
+    return "".join(parts)
 
 
 def render_report(result: Certification) -> str:
@@ -148,6 +191,7 @@ def render_report(result: Certification) -> str:
 {bounds}
 <h2>Awards</h2>{_table(awards, ["award", "hits", "odds", "95% interval of probability"])}
 <h2>Jurisdiction verdicts</h2>{verdicts}
+<h2>RNG battery</h2>{_rng_section(result)}
 <h2>Pay table as certified</h2><pre>{e(paytable_text)}</pre>
 </body></html>
 """

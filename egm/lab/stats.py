@@ -14,8 +14,9 @@ Figures, per unit stake (x = return of one game / stake of one game):
 * hit frequency = games returning anything (return > 0) / games; win frequency = games returning more
   than their stake / games.
 
-The chi-square distribution (for the RNG battery and award bounds) is computed here from the
-regularised incomplete gamma function, so no statistics package is needed.
+Distributions come from SciPy (`scipy.stats`): the normal quantiles behind the interval, the
+volatility index and the jackpot-share check (`norm.ppf`), two-sided normal p-values (`norm.sf`), and
+the exact Poisson interval of an award's probability through chi-square quantiles (`chi2.ppf`).
 """
 
 from __future__ import annotations
@@ -27,9 +28,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
+from scipy.stats import chi2, norm
 
-Z95 = 1.959963984540054  # two-sided 95%
-Z90 = 1.6448536269514722  # two-sided 90%, the volatility index's constant
+Z95 = float(norm.ppf(0.975))  # two-sided 95%: 1.959964
+Z90 = float(norm.ppf(0.95))  # two-sided 90%, the volatility index's constant: 1.644854
+Z99 = float(norm.ppf(0.995))  # two-sided 99%: 2.575829
 TRACE_SEGMENTS = 8  # each chunk reports its return in this many equal segments, for convergence plots
 
 
@@ -179,7 +182,7 @@ class ShareCheck:
 
     def to_dict(self) -> dict[str, float]:
         return {"closed_form": self.closed_form, "observed": self.observed, "z": self.z,
-                "agrees_at_99": abs(self.z) <= 2.5758293035489004}
+                "agrees_at_99": abs(self.z) <= Z99}
 
 
 def jackpot_share_check(tally: Tally, player: str = "P", dealer: str = "H") -> ShareCheck | None:
@@ -216,74 +219,19 @@ def convergence(tally: Tally) -> list[tuple[int, float]]:
 # --- distributions -------------------------------------------------------------------------------
 
 
-def _gamma_series(a: float, x: float) -> float:
-    """P(a, x), the regularised lower incomplete gamma, by its power series (x < a + 1)."""
-    term = total = 1.0 / a
-    k = a
-    for _ in range(10_000):
-        k += 1.0
-        term *= x / k
-        total += term
-        if abs(term) < abs(total) * 1e-15:
-            break
-    return total * math.exp(-x + a * math.log(x) - math.lgamma(a))
-
-
-def _gamma_fraction(a: float, x: float) -> float:
-    """Q(a, x), the regularised upper incomplete gamma, by Lentz's continued fraction (x >= a + 1)."""
-    tiny = 1e-300
-    b = x + 1.0 - a
-    c = 1.0 / tiny
-    d = 1.0 / b
-    h = d
-    for i in range(1, 10_000):
-        an = -i * (i - a)
-        b += 2.0
-        d = an * d + b
-        d = tiny if abs(d) < tiny else d
-        c = b + an / c
-        c = tiny if abs(c) < tiny else c
-        d = 1.0 / d
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-15:
-            break
-    return math.exp(-x + a * math.log(x) - math.lgamma(a)) * h
-
-
-def chi2_sf(x: float, df: int) -> float:
-    """P(X >= x) for X ~ chi-square with df degrees of freedom."""
-    if x <= 0:
-        return 1.0
-    a, half = df / 2.0, x / 2.0
-    if half < a + 1.0:
-        return 1.0 - _gamma_series(a, half)
-    return _gamma_fraction(a, half)
-
-
-def chi2_ppf(p: float, df: int) -> float:
-    """The x with P(X <= x) = p, by bisection on chi2_sf."""
-    low, high = 0.0, max(1.0, df * 10.0 + 100.0)
-    for _ in range(200):
-        mid = (low + high) / 2.0
-        if 1.0 - chi2_sf(mid, df) < p:
-            low = mid
-        else:
-            high = mid
-    return (low + high) / 2.0
-
-
 def normal_two_sided_p(z: float) -> float:
-    return math.erfc(abs(z) / math.sqrt(2.0))
+    """P(|Z| >= |z|) for a standard normal Z."""
+    return float(2.0 * norm.sf(abs(z)))
 
 
 def poisson_rate_bounds(count: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
-    """A two-sided confidence interval for a per-trial probability seen `count` times in `trials`
-    (Poisson/chi-square exact form; the low bound is 0 when count is 0 and the high bound is then the
-    one-sided bound, about 3/trials at 95%)."""
+    """A two-sided confidence interval for a per-trial probability seen `count` times in `trials`:
+    the exact (Garwood) Poisson interval through chi-square quantiles, chi2(alpha/2; 2k) / 2 and
+    chi2(1 - alpha/2; 2k + 2) / 2, over `trials`. When count is 0 the low bound is 0 and the high
+    bound is the one-sided chi2(confidence; 2) / 2 = -ln(1 - confidence), about 3/trials at 95%."""
     alpha = 1.0 - confidence
     if count == 0:
-        return 0.0, -math.log(alpha) / trials
-    low = chi2_ppf(alpha / 2.0, 2 * count) / 2.0
-    high = chi2_ppf(1.0 - alpha / 2.0, 2 * count + 2) / 2.0
+        return 0.0, float(chi2.ppf(confidence, 2)) / 2.0 / trials
+    low = float(chi2.ppf(alpha / 2.0, 2 * count)) / 2.0
+    high = float(chi2.ppf(1.0 - alpha / 2.0, 2 * count + 2)) / 2.0
     return low / trials, high / trials

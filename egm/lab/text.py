@@ -45,9 +45,26 @@ def render_text(result: Certification) -> str:
     for award in result.awards:
         one_in = f"1 in {award.games / award.hits:,.0f}" if award.hits else f"never; p < {award.high:.3g}"
         lines.append(f"  {award.name:<34} {award.hits:>10,}   {one_in}")
+    if result.rng is not None:
+        lines += ["", _rng_line(result)]
     lines += ["", "Jurisdictions"]
     for verdict in result.verdicts:
         lines.append(f"  {verdict.jurisdiction}: {verdict.status.upper()}")
         for check in verdict.checks:
             lines.append(f"    [{check.status}] {check.name}: {check.detail}")
     return "\n".join(lines)
+
+
+def _rng_line(result: Certification) -> str:
+    record = result.rng
+    assert record is not None
+    own = sum(t.passed for t in record.tests)
+    line = (f"RNG battery ({record.reproduce()}): {'PASS' if record.passed else 'FAIL'}; "
+            f"own tests {own} of {len(record.tests)} passed")
+    run = record.dieharder
+    if run is not None and run.installed:
+        counts = {a: sum(t.assessment == a for t in run.tests) for a in ("pass", "weak", "fail")}
+        line += "; dieharder " + ", ".join(f"{n} {a}" for a, n in counts.items())
+    elif run is not None:
+        line += "; dieharder was not installed"
+    return line

@@ -1,23 +1,40 @@
 """Wager memory: the cabinet's critical non-volatile memory, on SQLite (WAL, synchronous=FULL).
 
-Layout. The memory is two copies, `copy-a.db` and `copy-b.db`, in the NVRAM directory. Each holds:
+Layout. The NVRAM directory holds two copies, `copy-a.db` and `copy-b.db`, a `seal` and a `lock`.
+Each copy holds:
   records  named critical records (meters, game in progress, pending cash-out / bill / hand pay,
            pools, standing tilts, ticket key, generation), one JSON payload each
   tickets  tickets this cabinet issued (kept while redeemable, and always the last 35)
   recall   the last N finished games (N = jurisdiction recall depth)
   events   the event log, a ring of config.event_log_size entries
-Every row carries an HMAC-SHA256 integrity code over (table, key, payload).
+Every row carries an HMAC-SHA256 integrity code over (table, key, payload). The `generation` record
+counts transactions, names the memory (a random memory id) and seals the records table.
 
-Transactions. Every money-changing step is one `Transaction`, committed (fsync) to both copies at
-once: copy B on a worker thread while copy A commits on the caller's, so the two fsyncs overlap.
-Only after both commits does the caller show or acknowledge anything. The `generation` record counts
-transactions, so after a power cut between the two commits the newer copy is found intact and rolled
-forward onto the older one (the step was never acknowledged, so either outcome is consistent).
+The seal (`egm.memory.seal`) keeps the memory id and the committed generation a second time, in a
+small file of its own: it is the commit point, and the independent witness checked at every boot.
+
+Transactions (the commit rule, docs/wager-memory.md). A transaction is written to copy A, then the
+seal takes its generation (fsync), then copy B. It is committed when the seal holds it; only then
+does the caller show or acknowledge anything. Copy B follows on a worker thread; the next
+transaction, a check or closing waits for it first, so copy B is at most one transaction behind.
+So at boot, with the seal at generation s:
+  - a copy at s is current; a copy at s + 1 holds a transaction that was never committed (a power
+    cut before the seal) and is rolled back from the other copy; a copy at s - 1 missed the last
+    committed transaction (a power cut before copy B) and is rolled forward from the other;
+  - a copy further away, or of another memory, is never adopted: no current copy is a RAM error.
+A storage failure before the seal raises `CommitFailed` (nothing committed; nothing may be
+acknowledged); after the seal, copy B is rebuilt from copy A at once. Either failure that cannot be
+repaired is persisted in the seal as a RAM error, so a reboot does not adopt a half-made step.
 
 Integrity. `WagerMemory.open` and `verify` check both copies (SQLite quick_check, then every MAC).
-A damaged or missing copy is rebuilt from the good one and the repair is logged; when no copy is good
-`RamError` is raised, and nothing is ever cleared automatically: only `WagerMemory.clear` (the
-operator's RAM clear) starts a fresh memory.
+A damaged or missing copy is rebuilt from the current one and the repair is logged; when no copy is
+current `RamError` is raised, and nothing is ever cleared automatically: only `WagerMemory.clear`
+(the operator's RAM clear) starts a fresh memory. A directory that never held a memory (no seal and
+no copy) is initialised; one that held a memory and lost it is a RAM error.
+
+One writer. The writer holds an exclusive lock on `lock` (flock) while the memory is open; a second
+writer is refused with `MemoryUnavailable`. Readers (`read_memory`: `egm meters`, `egm recall`)
+take no lock, open the copies read-only, see one snapshot and never repair.
 
 The integrity key is fixed in the firmware: it detects damage (a flipped bit, a torn write, a
 truncated file), the way an EGM's NVRAM checksums do; the ticket key that makes validation numbers
@@ -26,6 +43,7 @@ unguessable is a random per-memory secret kept as a critical record.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import hmac
 import json
@@ -33,21 +51,25 @@ import os
 import secrets
 import sqlite3
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from egm.clock import Clock
-from egm.meters import Meters
+from egm.memory.seal import SEAL_FILE, Seal, SealDamaged, SealWriter, fsync_directory, read_seal
+from egm.meters import MeterError, Meters
 
 COPY_FILES = ("copy-a.db", "copy-b.db")
+LOCK_FILE = "lock"
 TABLES = ("records", "tickets", "recall", "events")
 TICKETS_KEPT = 35
 CHECKPOINT_EVERY = 64  # transactions between background WAL checkpoints
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 INTEGRITY_KEY = hashlib.sha256(b"EGM wager memory record integrity, schema 1").digest()
+STORAGE_ERRORS = (sqlite3.Error, OSError)
+READ_ATTEMPTS = 50  # a reader retries while a writer's commit moves the seal under it
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (name TEXT PRIMARY KEY, payload TEXT NOT NULL, mac BLOB NOT NULL);
@@ -55,12 +77,21 @@ CREATE TABLE IF NOT EXISTS tickets (key TEXT PRIMARY KEY, payload TEXT NOT NULL,
 CREATE TABLE IF NOT EXISTS recall (key INTEGER PRIMARY KEY, payload TEXT NOT NULL, mac BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS events (key INTEGER PRIMARY KEY, payload TEXT NOT NULL, mac BLOB NOT NULL);
 """
-GENERATION = "generation"  # the record that counts transactions and seals the records table
+GENERATION = "generation"  # the record that counts transactions, names the memory, seals the records
 KEY_COLUMN = {"records": "name", "tickets": "key", "recall": "key", "events": "key"}
 
 
 class RamError(Exception):
     """No good copy of wager memory is left: the cabinet tilts until an operator RAM clear."""
+
+
+class MemoryUnavailable(RamError):
+    """The NVRAM location cannot hold a memory (not a directory, a copy that is not a file) or
+    another process already writes it. Nothing on disk was touched."""
+
+
+class CommitFailed(RamError):
+    """Storage failed before the transaction was committed: nothing may be acknowledged."""
 
 
 class AccountingBreach(Exception):
@@ -87,7 +118,7 @@ def _records_digest(macs: dict[str, bytes]) -> str:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)  # B commits on a worker
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)  # checkpoints: a thread
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run on their own thread, off the commit path
@@ -95,58 +126,151 @@ def _connect(path: Path) -> sqlite3.Connection:
 
 
 @dataclass(frozen=True)
+class CopyContent:
+    """One copy's rows as read in one snapshot: what a reader shows."""
+
+    records: dict[str, Any]
+    tickets: dict[str, dict[str, Any]]
+    recall: list[dict[str, Any]]  # newest first
+    events: list[dict[str, Any]]  # newest first
+
+
+@dataclass(frozen=True)
 class CopyCheck:
-    """The verdict on one copy: good, its generation, or the problem found."""
+    """The verdict on one copy: good, its generation and memory id, or the problem found."""
 
     name: str
     ok: bool
     generation: int = -1
+    memory_id: str = ""
     problem: str = ""
+    content: CopyContent | None = None
 
 
-def check_copy(path: Path, tables: tuple[str, ...] = TABLES) -> CopyCheck:
-    """Check one copy on disk: SQLite's own structure check, the schema, and every row's MAC."""
+def _rows(rows: list[tuple[Any, str, bytes]]) -> list[dict[str, Any]]:
+    return [{"seq": key, **json.loads(payload)} for key, payload, _ in reversed(rows)]
+
+
+def check_copy(path: Path, tables: tuple[str, ...] = TABLES, *, load: bool = False) -> CopyCheck:
+    """Check one copy on disk, read-only and in one snapshot: SQLite's own structure check, the
+    schema, every row's MAC and the records table's seal. With `load`, keep the rows read."""
     name = path.name
     if not path.exists():
         return CopyCheck(name, False, problem="the file is missing")
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=rw", uri=True, isolation_level=None)
+        # Read-only; with no WAL file there is no writer, and `immutable` creates no WAL or index file
+        mode = "mode=ro" if Path(f"{path}-wal").exists() else "immutable=1"
+        conn = sqlite3.connect(f"file:{path}?{mode}", uri=True, isolation_level=None)
         try:
+            conn.execute("BEGIN")  # one read snapshot for everything below
             verdict = conn.execute("PRAGMA quick_check").fetchone()[0]
             if verdict != "ok":
                 return CopyCheck(name, False, problem=f"the database structure is damaged ({verdict})")
             macs: dict[str, bytes] = {}
+            read: dict[str, list[tuple[Any, str, bytes]]] = {}
             for table in tables:
                 column = KEY_COLUMN[table]
-                for key, payload, mac in conn.execute(f"SELECT {column}, payload, mac FROM {table}"):
+                rows = conn.execute(
+                    f"SELECT {column}, payload, mac FROM {table} ORDER BY {column}"
+                ).fetchall()
+                for key, payload, mac in rows:
                     if not hmac.compare_digest(bytes(mac), _mac(table, key, payload)):
                         return CopyCheck(name, False, problem=f"integrity code wrong in {table} '{key}'")
                     if table == "records":
                         macs[key] = bytes(mac)
+                read[table] = rows
             seal = conn.execute("SELECT payload FROM records WHERE name = ?", (GENERATION,)).fetchone()
-            if seal is None:
-                return CopyCheck(name, False, problem="the generation record is missing")
-            seal = json.loads(seal[0])
-            if "records" in tables and seal["records_digest"] != _records_digest(macs):
-                return CopyCheck(name, False, problem="a critical record is missing or was added")
-            return CopyCheck(name, True, generation=int(seal["generation"]))
+            conn.execute("COMMIT")
         finally:
             conn.close()
-    except (sqlite3.DatabaseError, ValueError, TypeError) as exc:
+        if seal is None:
+            return CopyCheck(name, False, problem="the generation record is missing")
+        seal = json.loads(seal[0])
+        if "records" in tables and seal["records_digest"] != _records_digest(macs):
+            return CopyCheck(name, False, problem="a critical record is missing or was added")
+        content = None
+        if load:
+            content = CopyContent(
+                records={key: json.loads(payload) for key, payload, _ in read["records"]},
+                tickets={key: json.loads(payload) for key, payload, _ in read["tickets"]},
+                recall=_rows(read["recall"]),
+                events=_rows(read["events"]),
+            )
+        return CopyCheck(name, True, int(seal["generation"]), str(seal.get("memory_id", "")), content=content)
+    except (sqlite3.DatabaseError, ValueError, TypeError, KeyError) as exc:
         return CopyCheck(name, False, problem=f"unreadable ({exc})")
+
+
+@dataclass(frozen=True)
+class Repair:
+    target: int  # index into COPY_FILES
+    sentence: str
+
+
+@dataclass(frozen=True)
+class RecoveryPlan:
+    """Which copy is current, and the copies to rebuild from it (each with the sentence to log)."""
+
+    source: int
+    repairs: tuple[Repair, ...]
+
+
+def plan_recovery(checks: list[CopyCheck], seal: Seal) -> RecoveryPlan:
+    """Decide, from the checks of both copies and the seal, which copy holds the committed memory.
+
+    Raises RamError when the seal holds a RAM error or no copy is current (see the module's rule).
+    """
+    if seal.ram_error:
+        raise RamError(f"{seal.ram_error}; an operator RAM clear is required")
+    s = seal.generation
+
+    def ours(c: CopyCheck) -> bool:
+        return c.ok and c.memory_id == seal.memory_id
+
+    current = [i for i, c in enumerate(checks) if ours(c) and c.generation == s]
+    if not current:
+        detail = "; ".join(_describe(c, seal) for c in checks)
+        raise RamError(
+            f"wager memory has no copy at the committed generation {s} ({detail}); "
+            "an operator RAM clear is required"
+        )
+    source = current[0]
+    good = checks[source].name
+    repairs = []
+    for i, check in enumerate(checks):
+        if i == source or (ours(check) and check.generation == s):
+            continue
+        if not check.ok:
+            sentence = f"{check.name} was damaged ({check.problem}); rebuilt from {good}"
+        elif check.memory_id != seal.memory_id:
+            sentence = f"{check.name} belongs to another memory (id {check.memory_id}); rebuilt from {good}"
+        elif check.generation == s + 1:
+            sentence = (
+                f"{check.name} held a transaction that was never committed (generation {s + 1}, "
+                f"the seal says {s}); rolled back from {good}"
+            )
+        elif check.generation == s - 1:
+            sentence = f"{check.name} was one step behind (generation {s - 1}); rolled forward from {good}"
+        else:
+            raise RamError(
+                f"{_describe(check, seal)}: an old copy was restored or its WAL was lost; "
+                "an operator RAM clear is required"
+            )
+        repairs.append(Repair(i, sentence))
+    return RecoveryPlan(source, tuple(repairs))
+
+
+def _describe(check: CopyCheck, seal: Seal) -> str:
+    if not check.ok:
+        return f"{check.name}: {check.problem}"
+    if check.memory_id != seal.memory_id:
+        return f"{check.name}: belongs to another memory (id {check.memory_id})"
+    return f"{check.name} is at generation {check.generation}, the seal at {seal.generation}"
 
 
 def _remove_copy(path: Path) -> None:
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
-
-
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _copy_over(good: Path, bad: Path) -> None:
@@ -164,33 +288,63 @@ def _copy_over(good: Path, bad: Path) -> None:
         dst.close()
     os.replace(tmp, bad)
     _remove_copy(tmp)
-    _fsync_dir(bad.parent)
+    fsync_directory(bad.parent)
 
 
-def recover_copies(directory: Path, tables: tuple[str, ...] = TABLES) -> list[str]:
-    """Make both copies good and equal, or raise RamError. Returns the repairs made, as sentences."""
-    paths = [directory / f for f in COPY_FILES]
-    checks = [check_copy(p, tables) for p in paths]
-    good = [(c, p) for c, p in zip(checks, paths, strict=True) if c.ok]
-    if not good:
-        detail = "; ".join(f"{c.name}: {c.problem}" for c in checks)
-        raise RamError(f"wager memory has no good copy ({detail}); an operator RAM clear is required")
-    best_check, best_path = max(good, key=lambda cp: cp[0].generation)
-    repairs = []
-    for check, path in zip(checks, paths, strict=True):
-        if path == best_path:
-            continue
-        if not check.ok:
-            repairs.append(f"{check.name} was damaged ({check.problem}); rebuilt from {best_check.name}")
-        elif check.generation != best_check.generation:
-            repairs.append(
-                f"{check.name} was one step behind (generation {check.generation}); "
-                f"rolled forward from {best_check.name}"
+def _check_location(directory: Path) -> None:
+    """Refuse a path that cannot hold a memory, with one sentence; never remove anything."""
+    if directory.exists() and not directory.is_dir():
+        raise MemoryUnavailable(f"the NVRAM path {directory} is a file, not a directory; give a directory")
+    for name in (*COPY_FILES, SEAL_FILE):
+        path = directory / name
+        if path.exists() and not path.is_file():
+            raise MemoryUnavailable(
+                f"{path} is not a file (a directory?); wager memory cannot use it: remove it by hand"
             )
-        else:
-            continue
-        _copy_over(best_path, path)
-    return repairs
+
+
+def _copy_checks(directory: Path, tables: tuple[str, ...], *, load: bool = False) -> list[CopyCheck]:
+    return [check_copy(directory / name, tables, load=load) for name in COPY_FILES]
+
+
+def _read_seal(directory: Path) -> Seal | None:
+    try:
+        return read_seal(directory)
+    except SealDamaged as exc:
+        raise RamError(f"{exc}; an operator RAM clear is required") from exc
+
+
+def read_memory(directory: Path | str) -> CopyContent:
+    """What a reader (`egm meters`, `egm recall`) shows: the committed memory, read-only.
+
+    Never writes or repairs: it reads the seal, checks both copies (each in one snapshot), reads
+    the seal again, and retries while a running writer's commit moved it. Raises RamError where a
+    boot would, and MemoryUnavailable when the directory holds no memory.
+    """
+    directory = Path(directory)
+    _check_location(directory)
+    try:
+        for _ in range(READ_ATTEMPTS):
+            seal = _read_seal(directory)
+            if seal is None and any((directory / name).exists() for name in COPY_FILES):
+                raise RamError("the wager memory's seal is missing; an operator RAM clear is required")
+            if seal is None:
+                raise MemoryUnavailable(f"{directory} holds no wager memory; check the --nvram path")
+            checks = _copy_checks(directory, TABLES, load=True)
+            if _read_seal(directory) != seal:
+                continue
+            try:
+                plan = plan_recovery(checks, seal)
+            except RamError:
+                if _read_seal(directory) != seal:
+                    continue
+                raise
+            content = checks[plan.source].content
+            assert content is not None
+            return content
+    except STORAGE_ERRORS as exc:
+        raise RamError(f"wager memory could not be read ({exc})") from exc
+    raise RamError("wager memory kept changing while it was read; read it again")
 
 
 @dataclass
@@ -229,8 +383,10 @@ class WagerMemory:
         self.event_log_size = event_log_size
         self.recall_depth = recall_depth
         self._conns: list[sqlite3.Connection] = []
-        self._worker: ThreadPoolExecutor | None = None
         self._checkpointer: ThreadPoolExecutor | None = None
+        self._mirror_worker: ThreadPoolExecutor | None = None
+        self._mirror_job: Future[None] | None = None  # copy B taking the last committed transaction
+        self._mirror_generation = 0
         self._checkpoint_conns: list[sqlite3.Connection] = []
         self._records: dict[str, Any] = {}
         self._macs: dict[str, bytes] = {}  # of the records as committed, for the table's seal
@@ -238,59 +394,129 @@ class WagerMemory:
         self.meters = Meters()
         self._next_event = 1
         self._next_recall = 1
+        self._seal: Seal | None = None
+        self._seal_writer: SealWriter | None = None
+        self._lock_fd: int | None = None
+        self._failure = ""  # a commit failed half-way: no further transaction
+        self._repairs_to_log: list[str] = []
 
     # --- opening, checking, clearing -------------------------------------------------------------
     @classmethod
     def open(
         cls, directory: Path | str, *, clock: Clock, event_log_size: int, recall_depth: int
     ) -> WagerMemory:
-        """Open the memory in `directory`, creating it when empty, repairing one bad copy.
+        """Open the memory in `directory` as its one writer: initialise a directory that never held
+        a memory, repair one bad copy, roll back an uncommitted or forward a half-copied transaction.
 
-        Raises RamError when no copy is good (and changes nothing on disk then).
+        Raises RamError when no copy is current (and changes nothing on disk then), and
+        MemoryUnavailable when the location is unusable or another process writes it.
         """
         memory = cls(Path(directory), clock=clock, event_log_size=event_log_size, recall_depth=recall_depth)
-        memory.directory.mkdir(parents=True, exist_ok=True)
-        if not any((memory.directory / f).exists() for f in COPY_FILES):
-            memory._initialise()
-            return memory
-        repairs = recover_copies(memory.directory)
-        memory._connect_and_load()
-        for repair in repairs:
-            with memory.transaction() as tx:
-                tx.log("memory_repaired", repair)
+        memory._take_lock()
+        try:
+            memory._open()
+        except STORAGE_ERRORS as exc:
+            memory.close()
+            raise RamError(
+                f"wager memory could not be opened ({exc}); an operator RAM clear is required"
+            ) from exc
+        except BaseException:
+            memory.close()
+            raise
         return memory
+
+    def _open(self) -> None:
+        seal = _read_seal(self.directory)
+        if seal is None:
+            self._open_unsealed()
+            return
+        plan = plan_recovery(_copy_checks(self.directory, TABLES), seal)
+        self._repair(plan)
+        self._connect_and_load(seal)
+        self._log_repairs()
+
+    def _open_unsealed(self) -> None:
+        """No seal: a directory that never held a memory, or an initialisation cut short."""
+        present = [name for name in COPY_FILES if (self.directory / name).exists()]
+        if present:
+            checks = [check_copy(self.directory / name) for name in present]
+            if not all(c.ok and c.generation == 1 for c in checks):
+                raise RamError(
+                    f"the wager memory's seal is missing while {', '.join(present)} hold a memory: "
+                    "it was lost or tampered with; an operator RAM clear is required"
+                )
+        self._initialise()  # nothing of value yet: only an initialisation's first transaction
 
     @classmethod
     def clear(
         cls, directory: Path | str, *, clock: Clock, event_log_size: int, recall_depth: int
     ) -> WagerMemory:
-        """The operator's RAM clear: both copies are erased and a fresh memory started."""
-        for name in COPY_FILES:
-            _remove_copy(Path(directory) / name)
-        return cls.open(directory, clock=clock, event_log_size=event_log_size, recall_depth=recall_depth)
+        """The operator's RAM clear: both copies and the seal are erased and a fresh memory started."""
+        memory = cls(Path(directory), clock=clock, event_log_size=event_log_size, recall_depth=recall_depth)
+        memory._take_lock()
+        try:
+            for name in COPY_FILES:
+                _remove_copy(memory.directory / name)
+            (memory.directory / SEAL_FILE).unlink(missing_ok=True)
+            memory._initialise()
+        except STORAGE_ERRORS as exc:
+            memory.close()
+            raise RamError(f"the RAM clear could not write wager memory ({exc})") from exc
+        except BaseException:
+            memory.close()
+            raise
+        return memory
+
+    def _take_lock(self) -> None:
+        _check_location(self.directory)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise MemoryUnavailable(f"the NVRAM directory {self.directory} cannot be used ({exc})") from exc
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise MemoryUnavailable(
+                f"the wager memory in {self.directory} is in use by another process; "
+                "a memory has one writer: stop the other cabinet first"
+            ) from None
+        self._lock_fd = fd
 
     def _initialise(self) -> None:
-        """Build the first copy in a scratch file, copy it to B, then rename it to A.
+        """Build the first copy in a scratch file, copy it to B, rename it to A, then write the seal.
 
-        A power cut at any point leaves either no copy (initialise again) or one good copy.
+        A power cut before the seal leaves no seal and copies holding only this first transaction:
+        the next boot initialises again.
         """
+        for name in COPY_FILES:  # only ever an unsealed first transaction or a RAM clear's leftovers
+            _remove_copy(self.directory / name)
         scratch = self.directory / "copy-init.db"
         _remove_copy(scratch)
         conn = _connect(scratch)
         conn.executescript(SCHEMA)
         self._conns = [conn]
+        memory_id = secrets.token_hex(16)
+        self._seal = Seal(memory_id, 0, 0)
         with self.transaction() as tx:
             tx.set("schema", SCHEMA_VERSION)
             tx.set("ticket_key", secrets.token_hex(32))
-            tx.log("memory_initialised", "Wager memory initialised (both copies empty).")
-        self.close()  # the last close checkpoints the WAL into the file
+            tx.log("memory_initialised", f"Wager memory {memory_id} initialised (both copies empty).")
+        self._close_connections()  # the last close checkpoints the WAL into the file
         _copy_over(scratch, self.directory / COPY_FILES[1])
         os.replace(scratch, self.directory / COPY_FILES[0])
-        _fsync_dir(self.directory)
-        self._connect_and_load()
+        fsync_directory(self.directory)
+        self._seal_writer = SealWriter(self.directory)
+        seal = Seal(memory_id, self.generation, 1)
+        self._seal_writer.write(seal)
+        self._connect_and_load(seal)
 
-    def _connect_and_load(self) -> None:
-        self.close()
+    def _connect_and_load(self, seal: Seal) -> None:
+        self._close_connections()
+        self._seal = seal
+        if self._seal_writer is None:
+            self._seal_writer = SealWriter(self.directory)
         self._conns = [_connect(self.directory / name) for name in COPY_FILES]
         self._checkpoint_conns = [_connect(self.directory / name) for name in COPY_FILES]
         conn = self._conns[0]
@@ -302,40 +528,76 @@ class WagerMemory:
         self._next_event = (conn.execute("SELECT max(key) FROM events").fetchone()[0] or 0) + 1
         self._next_recall = (conn.execute("SELECT max(key) FROM recall").fetchone()[0] or 0) + 1
 
-    def verify(self, *, full: bool = False) -> list[str]:
-        """Re-check both copies on disk (critical records only unless full); repair a bad copy.
+    def _repair(self, plan: RecoveryPlan) -> None:
+        for repair in plan.repairs:
+            _copy_over(self.directory / COPY_FILES[plan.source], self.directory / COPY_FILES[repair.target])
+            self._repairs_to_log.append(repair.sentence)
 
-        Returns the repairs made (already logged). Raises RamError when no copy is good.
-        """
+    def _log_repairs(self) -> None:
+        if self._repairs_to_log:
+            with self.transaction():
+                pass  # the transaction logs the repairs
+
+    def verify(self, *, full: bool = False) -> list[str]:
+        """Re-check both copies and the seal on disk (critical records only unless full); repair a
+        bad copy. Returns the repairs made (already logged). Raises RamError when no copy is good."""
+        self._await_mirror()
+        if self._failure:
+            raise RamError(self._failure)
         tables = TABLES if full else ("records",)
-        checks = [check_copy(self.directory / name, tables) for name in COPY_FILES]
-        if all(c.ok for c in checks) and len({c.generation for c in checks}) == 1:
-            return []
-        self.close()
-        repairs = recover_copies(self.directory, tables)
-        self._connect_and_load()
-        for repair in repairs:
-            with self.transaction() as tx:
-                tx.log("memory_repaired", repair)
+        try:
+            seal = _read_seal(self.directory)
+            if seal is None:
+                raise RamError("the wager memory's seal was removed; an operator RAM clear is required")
+            plan = plan_recovery(_copy_checks(self.directory, tables), seal)
+            if not plan.repairs:
+                return []
+            self._close_connections()
+            self._repair(plan)
+            self._connect_and_load(seal)
+            repairs = list(self._repairs_to_log)
+            self._log_repairs()
+        except STORAGE_ERRORS as exc:
+            raise RamError(
+                f"wager memory could not be checked ({exc}); an operator RAM clear is required"
+            ) from exc
         return repairs
 
     def close(self) -> None:
-        for pool in (self._checkpointer, self._worker):
+        """Close the copies (the last close checkpoints each WAL fully), the seal, and the lock."""
+        with suppress(*STORAGE_ERRORS):
+            self._close_connections()
+        if self._seal_writer is not None:
+            with suppress(OSError):
+                self._seal_writer.close()
+            self._seal_writer = None
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # releases the flock
+            self._lock_fd = None
+
+    def _close_connections(self) -> None:
+        self._await_mirror()
+        for pool in (self._checkpointer, self._mirror_worker):
             if pool is not None:
                 pool.shutdown()
-        self._checkpointer = self._worker = None
-        for conn in self._checkpoint_conns + self._conns:  # the last close checkpoints the WAL fully
+        self._checkpointer = self._mirror_worker = None
+        conns, self._conns, self._checkpoint_conns = self._checkpoint_conns + self._conns, [], []
+        for conn in conns:
             conn.close()
-        self._conns, self._checkpoint_conns = [], []
 
     def _checkpoint(self) -> None:
-        for conn in self._checkpoint_conns:
-            conn.execute("PRAGMA wal_checkpoint(PASSIVE)")  # never blocks a writer
+        with suppress(*STORAGE_ERRORS):  # a failed checkpoint loses nothing: the WAL keeps the frames
+            for conn in self._checkpoint_conns:
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")  # never blocks a writer
 
     # --- reading ---------------------------------------------------------------------------------
     @property
     def generation(self) -> int:
         return int(self._records.get(GENERATION, {}).get("generation", 0))
+
+    @property
+    def memory_id(self) -> str:
+        return self._seal.memory_id if self._seal else ""
 
     def get(self, name: str, default: Any = None) -> Any:
         return self._records.get(name, default)
@@ -361,20 +623,29 @@ class WagerMemory:
     # --- writing ---------------------------------------------------------------------------------
     @contextmanager
     def transaction(self) -> Iterator[Transaction]:
-        """Stage changes in the block; on a clean exit commit them to both copies.
+        """Stage changes in the block; on a clean exit commit them (copy A, seal, copy B).
 
-        Raises AccountingBreach (committing nothing) when the meters would break the identity.
+        Raises AccountingBreach (committing nothing) when the meters would break the identity, and
+        CommitFailed (a RamError: nothing committed) when storage fails before the seal.
         """
+        self._await_mirror()  # copy B has the previous transaction before this one reaches copy A
+        if self._failure:
+            raise RamError(self._failure)
         tx = Transaction(meters=self.meters.copy(), now=self.clock.now().isoformat())
-        yield tx
+        logged = len(self._repairs_to_log)
+        for sentence in self._repairs_to_log:
+            tx.log("memory_repaired", sentence)
+        try:
+            yield tx
+        except MeterError as exc:
+            raise AccountingBreach(f"{exc}; not committed") from exc
         self._commit(tx)
+        del self._repairs_to_log[:logged]  # a repair made during this commit is logged by the next
 
     def _commit(self, tx: Transaction) -> None:
-        error = tx.meters.balance_error()
-        if error != self.meters.balance_error():  # an error found at boot stands; it must not move
-            raise AccountingBreach(
-                f"the credit meter would be {error} cents off the accounting identity; not committed"
-            )
+        breach = tx.meters.breach_since(self.meters)
+        if breach:
+            raise AccountingBreach(f"{breach}; not committed")
         records = dict(tx.records)
         records["meters"] = tx.meters.to_record()
         upserts: list[tuple[str, object, str, bytes]] = []  # table, key, payload, MAC
@@ -392,7 +663,13 @@ class WagerMemory:
                 macs.pop(name, None)
             else:
                 macs[name] = upsert("records", name, value)
-        records[GENERATION] = {"generation": self.generation + 1, "records_digest": _records_digest(macs)}
+        assert self._seal is not None
+        generation = self.generation + 1
+        records[GENERATION] = {
+            "generation": generation,
+            "memory_id": self._seal.memory_id,
+            "records_digest": _records_digest(macs),
+        }
         macs[GENERATION] = upsert("records", GENERATION, records[GENERATION])
         for offset, event in enumerate(tx.events):
             upsert("events", self._next_event + offset, event)
@@ -419,17 +696,23 @@ class WagerMemory:
                 conn.execute("DELETE FROM recall WHERE key < ?", (next_recall - self.recall_depth,))
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                with suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
                 raise
 
-        if self._worker is None:
-            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wager-memory-copy-b")
-        others = [self._worker.submit(apply, conn) for conn in self._conns[1:]]
+        seal = self._seal.advanced(generation=generation)
         try:
             apply(self._conns[0])
-        finally:
-            for other in others:
-                other.result()  # both copies committed before anything is acknowledged
+            if self._seal_writer is not None:  # None only while the first copy is being initialised
+                self._seal_writer.write(seal)
+        except STORAGE_ERRORS as exc:
+            message = (
+                f"wager memory write failed before the commit of generation {generation} ({exc}); "
+                "the step was not committed"
+            )
+            self._fail(message)
+            raise CommitFailed(f"{message}; an operator RAM clear is required") from exc
+        # committed: from here on the step stands, whatever happens to copy B
         for name, value in records.items():
             if value is None:
                 self._records.pop(name, None)
@@ -438,11 +721,44 @@ class WagerMemory:
         self.meters = tx.meters
         self.tickets = tickets
         self._macs = macs
+        self._seal = seal if self._seal_writer is not None else self._seal
         self._next_event, self._next_recall = next_event, next_recall
+        if len(self._conns) > 1:  # copy B follows on its own thread, while the cabinet carries on
+            if self._mirror_worker is None:
+                self._mirror_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wager-memory-b")
+            self._mirror_generation = generation
+            self._mirror_job = self._mirror_worker.submit(apply, self._conns[1])
         if self.generation % CHECKPOINT_EVERY == 0 and self._checkpoint_conns:
             if self._checkpointer is None:
                 self._checkpointer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wager-memory-wal")
             self._checkpointer.submit(self._checkpoint)
+
+    def _await_mirror(self) -> None:
+        """Wait for copy B to take the last committed transaction; when it could not, rebuild it
+        from copy A now (the transaction stands: it is in copy A and the seal)."""
+        job, self._mirror_job = self._mirror_job, None
+        if job is None:
+            return
+        try:
+            job.result()
+            return
+        except STORAGE_ERRORS as exc:
+            problem = f"copy B failed to take generation {self._mirror_generation} ({exc})"
+        try:
+            self._conns[1].close()
+            _copy_over(self.directory / COPY_FILES[0], self.directory / COPY_FILES[1])
+            self._conns[1] = _connect(self.directory / COPY_FILES[1])
+            self._repairs_to_log.append(f"{problem}; rebuilt from copy A")
+        except STORAGE_ERRORS as exc:
+            self._fail(f"{problem} and could not be rebuilt ({exc}); generation {self.generation} stands")
+
+    def _fail(self, message: str) -> None:
+        """Refuse every further transaction, and persist the RAM error in the seal for the next boot."""
+        self._failure = f"{message}; an operator RAM clear is required"
+        if self._seal is None or self._seal_writer is None:
+            return
+        with suppress(OSError):  # if the seal cannot be written either, the commit rule still holds
+            self._seal_writer.write(self._seal.advanced(ram_error=message))
 
     def _expired_tickets(self, tickets: dict[str, dict[str, Any]]) -> list[str]:
         """Tickets no longer worth keeping: outside the last 35 and redeemed or past expiry."""

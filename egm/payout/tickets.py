@@ -81,13 +81,16 @@ def issue_ticket(
     amount_cents: int,
     issued_at: datetime,
     expiry_days: int,
+    host_validation_number: str | None = None,
 ) -> dict[str, Any]:
-    """The wager-memory record of a new cash-out ticket (status "issued")."""
+    """The wager-memory record of a new cash-out ticket (status "issued"). Its validation number is
+    the cabinet's own unless the casino host gave one (SAS system validation)."""
     if amount_cents <= 0:
         raise ValueError("a ticket must be for a positive amount")
     issued = issued_at.isoformat()
+    own_number = validation_number(key, machine_number, sequence, amount_cents, issued)
     ticket: dict[str, Any] = {
-        "validation_number": validation_number(key, machine_number, sequence, amount_cents, issued),
+        "validation_number": host_validation_number or own_number,
         "machine_number": machine_number,
         "sequence": sequence,
         "amount_cents": amount_cents,

@@ -27,13 +27,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                             help="project root holding egm/, hardware/, paytables/ (default: this tree)")
         parser.add_argument("--manifest", type=Path, default=None,
                             help="manifest path (default: [rom] manifest in the cabinet config)")
+        parser.add_argument("--config", type=Path, default=None,
+                            help="the cabinet config whose [rom] manifest and trusted_keys to use "
+                                 "(default: config/cabinet.toml)")
         return parser
+
+    def passphrase_options(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--passphrase-file", type=Path, metavar="FILE",
+                            help="read the private key's passphrase from FILE's first line")
+        parser.add_argument("--passphrase-env", metavar="VAR",
+                            help="read the private key's passphrase from the environment variable VAR")
 
     add("build", "write the manifest (unsigned) of every firmware file", _build)
     sign = add("sign", "sign the manifest, or one file with --detached, with an Ed25519 private key", _sign)
     sign.add_argument("--key", type=Path, required=True, help="private key file (PEM), e.g. PREFIX.key")
     sign.add_argument("--detached", type=Path, metavar="FILE",
                       help="sign FILE (e.g. a pay table from elsewhere) into FILE.sig instead")
+    passphrase_options(sign)
     verify = add("verify", "check the manifest's signature, every listed file, and for unlisted files",
                  _verify)
     verify.add_argument("--trusted-key", type=Path, action="append", dest="trusted_keys",
@@ -42,6 +52,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mac.add_argument("--seed", required=True, help="HMAC key as hex digits, e.g. 00112233")
     keygen = commands.add_parser("keygen", help="write a new Ed25519 key pair PREFIX.key and PREFIX.pub")
     keygen.add_argument("--out", type=Path, required=True, metavar="PREFIX")
+    keygen.add_argument("--passphrase", action="store_true",
+                        help="encrypt the private key (a production key) with a passphrase asked twice")
+    passphrase_options(keygen)
     keygen.set_defaults(handler=_keygen)
 
 
@@ -50,10 +63,27 @@ def _fail(message: str) -> int:
     return 1
 
 
-def _manifest_path(args: argparse.Namespace) -> Path:
+def _configured(args: argparse.Namespace) -> tuple[Path, list[Path]]:
+    """The manifest and trusted keys of --config (default: the cabinet config), under --root."""
+    from egm.config import load_cabinet_config
     from egm.rom.manifest import configured_paths
 
-    return args.manifest or configured_paths(root=args.root)[0]
+    return configured_paths(load_cabinet_config(args.config), root=args.root)
+
+
+def _manifest_path(args: argparse.Namespace) -> Path:
+    return args.manifest or _configured(args)[0]
+
+
+def _passphrase(args: argparse.Namespace, *, new_key: bool = False) -> bytes | None:
+    """The passphrase the options name; None: none given (a signing key asks when it is encrypted)."""
+    from egm.rom.signing import passphrase_from
+
+    given = args.passphrase_file is not None or args.passphrase_env is not None
+    if not given and not (new_key and args.passphrase):
+        return None
+    return passphrase_from(args.passphrase_file, args.passphrase_env, prompt="Passphrase for the new key: ",
+                           confirm=new_key)
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -74,12 +104,13 @@ def _sign(args: argparse.Namespace) -> int:
     from egm.rom.signing import RomError, sign_file
 
     try:
+        passphrase = _passphrase(args)
         if args.detached is not None:
-            sig_path, key_id = sign_file(args.detached, args.key)
+            sig_path, key_id = sign_file(args.detached, args.key, passphrase)
             print(f"{sig_path}: signed with key {key_id}")
         else:
             path = _manifest_path(args)
-            key_id = sign_manifest(path, args.key)
+            key_id = sign_manifest(path, args.key, passphrase)
             print(f"{path}: signed with key {key_id}")
     except RomError as exc:
         return _fail(str(exc))
@@ -87,13 +118,22 @@ def _sign(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
+    from egm.config import ConfigError, load_cabinet_config
     from egm.rom.manifest import verify_rom
 
-    check = verify_rom(args.root, args.trusted_keys, args.manifest)
-    for problem in check.problems:
+    try:
+        manifest, trusted = _configured(args)
+        kiosk = load_cabinet_config(args.config).kiosk
+    except ConfigError as exc:
+        return _fail(str(exc))
+    check = verify_rom(args.root, args.trusted_keys or trusted, args.manifest or manifest)
+    problems = [str(p) for p in check.problems]
+    if check.ok and kiosk and check.is_development_key:  # as the cabinet's own ROM check decides
+        problems.append("kiosk mode refuses the development signing key; install a production-signed ROM")
+    for problem in problems:
         print(problem)
-    if not check.ok:
-        print(f"ROM FAILED: {len(check.problems)} problem(s)", file=sys.stderr)
+    if problems:
+        print(f"ROM FAILED: {len(problems)} problem(s)", file=sys.stderr)
         return 1
     kind = " (DEVELOPMENT key: a kiosk refuses it)" if check.is_development_key else ""
     print(f"ROM OK: {check.file_count} files, signed with key {check.key_id}{kind}")
@@ -117,8 +157,12 @@ def _keygen(args: argparse.Namespace) -> int:
     from egm.rom.signing import RomError, generate_key_pair
 
     try:
-        key_id = generate_key_pair(args.out)
+        passphrase = _passphrase(args, new_key=True)
+        key_id = generate_key_pair(args.out, passphrase)
     except RomError as exc:
         return _fail(str(exc))
-    print(f"{args.out}.key (private: keep it off the cabinet) and {args.out}.pub written; key id {key_id}")
+    kind = "private, NOT encrypted: for development"
+    if passphrase:
+        kind = "private, encrypted with the passphrase"
+    print(f"{args.out}.key ({kind}; keep it off the cabinet) and {args.out}.pub written; key id {key_id}")
     return 0

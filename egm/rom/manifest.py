@@ -40,7 +40,9 @@ _NOT_FIRMWARE_PARTS = tuple(tuple(pattern.split("/")) for pattern in NOT_FIRMWAR
 MANIFEST_FORMAT = "egm-rom-manifest/1"
 SHA256_HEX = r"^[0-9a-f]{64}$"
 
-ProblemKind = Literal["changed", "missing", "extra", "bad_signature", "bad_manifest", "unknown_key"]
+ProblemKind = Literal[
+    "changed", "missing", "extra", "bad_signature", "bad_manifest", "unknown_key", "not_loaded"
+]
 
 
 class ManifestEntry(Strict):
@@ -61,7 +63,8 @@ class RomProblem:
     detail: str
 
     def __str__(self) -> str:
-        return f"{self.kind}: {self.path}: {self.detail}"
+        detail = self.detail if self.detail.startswith(f"{self.path}:") else f"{self.path}: {self.detail}"
+        return f"{self.kind}: {detail}"  # a detail that names its file already is not prefixed twice
 
 
 @dataclass(frozen=True)
@@ -170,9 +173,9 @@ def write_manifest(manifest_path: Path, root: Path = PROJECT_ROOT) -> Manifest:
     return manifest
 
 
-def sign_manifest(manifest_path: Path, key_path: Path) -> str:
+def sign_manifest(manifest_path: Path, key_path: Path, passphrase: bytes | None = None) -> str:
     """Name the key's id in the manifest, then sign its exact bytes; return the key id."""
-    private = load_private_key(key_path)
+    private = load_private_key(key_path, passphrase)
     manifest = read_manifest(manifest_path)
     signed = manifest.model_copy(update={"key_id": key_id(private.public_key())})
     data = manifest_bytes(signed)

@@ -27,6 +27,7 @@ from pydantic import (
 
 from egm import games
 from egm.config import PROJECT_ROOT, Strict, format_validation_error
+from egm.meters import METER_DIGITS, ROLLOVER
 from egm.rom.manifest import load_verified_manifest, resolve_paths
 from egm.rom.signing import (
     RomError,
@@ -51,7 +52,7 @@ class PaytableHeader(Strict):
     denominations_cents: list[PositiveInt] = Field(min_length=1)
     bets_credits: list[PositiveInt] = Field(min_length=1)
     default_bet_credits: PositiveInt
-    max_win_cents: PositiveInt
+    max_win_cents: PositiveInt = Field(lt=ROLLOVER)  # fits the meters
     description: str = ""
 
     @field_validator("game")
@@ -149,7 +150,21 @@ def parse_paytable(path: Path, data: bytes) -> tuple[PaytableHeader, BaseModel]:
         rules = full.model_validate(document).game  # type: ignore[attr-defined]
     except ValidationError as exc:
         raise PaytableError(format_validation_error(path, exc)) from exc
+    _check_fits_the_meters(path, header, rules)
     return header, rules
+
+
+def _check_fits_the_meters(path: Path, header: PaytableHeader, rules: BaseModel) -> None:
+    """Refuse a pay table whose largest win (at its largest bet and denomination) the meters cannot
+    count: it would be metered modulo the rollover. A game declares the bound as
+    `largest_win_credits(bet_credits)` on its rules."""
+    largest = getattr(rules, "largest_win_credits", None)
+    if largest is None:
+        return
+    cents = largest(max(header.bets_credits)) * max(header.denominations_cents)
+    if cents >= ROLLOVER:
+        raise PaytableError(f"{path}: refused, its largest win ({cents} cents at the largest bet and "
+                            f"denomination) does not fit the {METER_DIGITS}-digit meters; lower its pays")
 
 
 def load_paytable(

@@ -1,9 +1,10 @@
 """Ed25519 keys and signatures for the ROM: key files, key ids, signature files.
 
-Key files are PEM: the public key as SubjectPublicKeyInfo, the private key as unencrypted PKCS#8 (a
-production key may be encrypted; its passphrase is then asked for). A key id is the first 16 hex digits
-of the SHA-256 of the raw 32-byte public key. A signature file holds the 64-byte signature as 128 hex
-digits and a newline.
+Key files are PEM: the public key as SubjectPublicKeyInfo, the private key as PKCS#8, unencrypted
+for the development key and encrypted with a passphrase (BestAvailableEncryption) for a production
+key; the passphrase comes from a file, an environment variable or the terminal (`passphrase_from`).
+A key id is the first 16 hex digits of the SHA-256 of the raw 32-byte public key. A signature file
+holds the 64-byte signature as 128 hex digits and a newline.
 """
 
 from __future__ import annotations
@@ -56,17 +57,48 @@ def load_trusted_keys(paths: list[Path]) -> dict[str, Ed25519PublicKey]:
     return keys
 
 
-def load_private_key(path: Path) -> Ed25519PrivateKey:
+MIN_PASSPHRASE = 12  # characters; a production key guards every cabinet that trusts it
+
+
+def passphrase_from(file: Path | None = None, env: str | None = None, *, prompt: str = "",
+                    confirm: bool = False) -> bytes:
+    """A passphrase from `file` (its first line), the environment variable `env`, or else asked on
+    the terminal (twice when `confirm`: a new key). RomError if it is unreadable or too short."""
+    if file is not None:
+        try:
+            text = file.read_text(encoding="utf-8").splitlines()[0] if file.stat().st_size else ""
+        except OSError as exc:
+            raise RomError(f"{file}: cannot read the passphrase file ({exc.strerror})") from exc
+    elif env is not None:
+        if env not in os.environ:
+            raise RomError(f"the environment variable {env} holding the passphrase is not set")
+        text = os.environ[env]
+    else:
+        text = getpass.getpass(prompt or "Passphrase: ")
+        if confirm and getpass.getpass("Again: ") != text:
+            raise RomError("the two passphrases differ; nothing was written")
+    if confirm and len(text) < MIN_PASSPHRASE:
+        raise RomError(f"the passphrase is {len(text)} characters; a production key needs at least "
+                       f"{MIN_PASSPHRASE}")
+    return text.encode("utf-8")
+
+
+def load_private_key(path: Path, passphrase: bytes | None = None) -> Ed25519PrivateKey:
+    """The private key in `path`; an encrypted (production) key needs its passphrase, asked on the
+    terminal when not given."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise RomError(f"{path}: cannot read the private key ({exc.strerror}); check --key") from exc
     try:
         try:
-            key = serialization.load_pem_private_key(data, password=None)
-        except TypeError:  # encrypted: a production key
-            passphrase = getpass.getpass(f"Passphrase for {path}: ").encode()
             key = serialization.load_pem_private_key(data, password=passphrase)
+        except TypeError:  # encrypted but no passphrase given (or one given for a plain key)
+            if passphrase is not None:
+                key = serialization.load_pem_private_key(data, password=None)
+            else:
+                asked = passphrase_from(prompt=f"Passphrase for {path}: ")
+                key = serialization.load_pem_private_key(data, password=asked)
     except ValueError as exc:
         raise RomError(f"{path}: not a PEM private key, or wrong passphrase; use a .key file written "
                        "by 'egm rom keygen'") from exc
@@ -75,16 +107,18 @@ def load_private_key(path: Path) -> Ed25519PrivateKey:
     return key
 
 
-def generate_key_pair(prefix: Path) -> str:
-    """Write PREFIX.key (owner-only) and PREFIX.pub; return the key id. Never overwrites a key."""
+def generate_key_pair(prefix: Path, passphrase: bytes | None = None) -> str:
+    """Write PREFIX.key (owner-only; encrypted with `passphrase` when given) and PREFIX.pub; return
+    the key id. Never overwrites a key."""
     key_path, pub_path = prefix.with_name(prefix.name + ".key"), prefix.with_name(prefix.name + ".pub")
     for path in (key_path, pub_path):
         if path.exists():
             raise RomError(f"{path}: already exists; choose another --out prefix (keys are never "
                            "overwritten)")
     private = Ed25519PrivateKey.generate()
-    pem = private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                serialization.NoEncryption())
+    encryption = (serialization.BestAvailableEncryption(passphrase) if passphrase
+                  else serialization.NoEncryption())
+    pem = private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption)
     public = private.public_key()
     try:
         fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # owner-only from birth
@@ -98,9 +132,9 @@ def generate_key_pair(prefix: Path) -> str:
     return key_id(public)
 
 
-def sign_file(path: Path, key_path: Path) -> tuple[Path, str]:
+def sign_file(path: Path, key_path: Path, passphrase: bytes | None = None) -> tuple[Path, str]:
     """Write a detached signature of `path` to `path`.sig; return its path and the key id."""
-    private = load_private_key(key_path)
+    private = load_private_key(key_path, passphrase)
     try:
         data = path.read_bytes()
     except OSError as exc:

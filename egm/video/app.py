@@ -9,6 +9,7 @@ from the operator menu's SHUT DOWN.
 from __future__ import annotations
 
 import signal
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from egm.audio.speaker import open_speaker
 from egm.cabinet import build_cabinet
 from egm.clock import SystemClock
 from egm.config import CabinetConfig
+from egm.host.serve import serve_host_until
 from egm.video.controller import VideoController
 from egm.video.script import SHOT, Script
 
@@ -77,12 +79,13 @@ def run(options: RunOptions) -> int:
     video = VideoController(
         cabinet, cabinet.devices, options.config, clock, audio, kiosk=options.kiosk, size=size
     )
-    ticker = pygame.time.Clock()
+    frame_s = 1 / options.config.display.fps
     script = options.script
     default_sigterm = signal.signal(signal.SIGTERM, _stop_requested)
     try:
         with cabinet.running():  # a quit is a clean shutdown, an exception a software fault
             while video.running:
+                frame_due = time.monotonic() + frame_s
                 if script is not None:
                     for event in script.due(clock.monotonic(), video.viewport):
                         pygame.event.post(event)
@@ -99,7 +102,7 @@ def run(options: RunOptions) -> int:
                 video.update()
                 video.present(pygame.display.get_surface())
                 pygame.display.flip()
-                ticker.tick(options.config.display.fps)
+                serve_host_until(cabinet, frame_due)  # the frame's spare time answers the casino host
     finally:
         signal.signal(signal.SIGTERM, default_sigterm)
         pygame.quit()

@@ -1,83 +1,37 @@
-"""Interleaved 2 of 5 (ITF), the barcode on a TITO ticket, encoded and drawn in code.
+"""Interleaved 2 of 5 (ITF), the barcode on a TITO ticket: python-barcode encodes it, pygame draws it.
 
-ITF encodes digit pairs: the first digit of a pair in the widths of five bars, the second in the
-widths of the five spaces between them. Each digit has exactly two wide elements. A start pattern
-(narrow bar, space, bar, space) and a stop pattern (wide bar, narrow space, narrow bar) frame it.
+`barcode.itf.ITF` (python-barcode) gives the modules of the code, "1" dark and "0" light: the start
+pattern, each digit pair (the first digit in the widths of five bars, the second in the five spaces
+between them; two wide elements per digit) and the stop pattern. We ask for wide elements of
+`WIDE` modules and narrow ones of 1 (ITF allows a ratio of 2.25 to 3) and draw each dark run as a bar.
 
->>> elements("12")[:4]
-[(True, 1), (False, 1), (True, 1), (False, 1)]
->>> decode(elements("001234567890123456"))
-'001234567890123456'
+>>> modules("12")
+'101011101000101011100011101'
 """
 
 from __future__ import annotations
 
+import re
+
 import pygame
+from barcode.itf import ITF
 
-# N = narrow, W = wide, for digits 0..9 (the ITF / 2-of-5 table)
-PATTERNS = ("NNWWN", "WNNNW", "NWNNW", "WWNNN", "NNWNW", "WNWNN", "NWWNN", "NNNWW", "WNNWN", "NWNWN")
-WIDE = 3  # wide:narrow ratio (ITF allows 2.25..3)
-START = [(True, 1), (False, 1), (True, 1), (False, 1)]
-STOP = [(True, WIDE), (False, 1), (True, 1)]
+WIDE = 3  # wide:narrow ratio
 
 
-def elements(digits: str) -> list[tuple[bool, int]]:
-    """The barcode as (is_bar, width in narrow units), start and stop patterns included."""
+def modules(digits: str) -> str:
+    """The ITF modules of `digits`, start and stop patterns included."""
     if not digits.isdigit() or len(digits) % 2:
         raise ValueError(f"ITF encodes an even number of digits; got {digits!r}")
-    out = list(START)
-    for i in range(0, len(digits), 2):
-        bars, spaces = PATTERNS[int(digits[i])], PATTERNS[int(digits[i + 1])]
-        for b, s in zip(bars, spaces, strict=True):
-            out.append((True, WIDE if b == "W" else 1))
-            out.append((False, WIDE if s == "W" else 1))
-    return out + STOP
-
-
-def decode(elems: list[tuple[bool, int]]) -> str:
-    """Read digits back from `elements` output (used to check a drawn barcode)."""
-    if elems[:4] != START or elems[-3:] != STOP:
-        raise ValueError("no ITF start/stop pattern")
-    body = elems[4:-3]
-    if len(body) % 10:
-        raise ValueError("ITF body is not whole digit pairs")
-    digits = []
-    for i in range(0, len(body), 10):
-        chunk = body[i : i + 10]
-        bars = "".join("W" if w > 1 else "N" for _, w in chunk[0::2])
-        spaces = "".join("W" if w > 1 else "N" for _, w in chunk[1::2])
-        digits.append(str(PATTERNS.index(bars)))
-        digits.append(str(PATTERNS.index(spaces)))
-    return "".join(digits)
-
-
-def read_row(surface: pygame.Surface, y: int, x0: int, x1: int) -> list[tuple[bool, int]]:
-    """Scan one pixel row of a drawn barcode into runs of (is_bar, pixels): a scanner's view."""
-    runs: list[tuple[bool, int]] = []
-    for x in range(x0, x1):
-        dark = sum(surface.get_at((x, y))[:3]) < 384
-        if runs and runs[-1][0] == dark:
-            runs[-1] = (dark, runs[-1][1] + 1)
-        else:
-            runs.append((dark, 1))
-    while runs and not runs[0][0]:
-        runs.pop(0)
-    while runs and not runs[-1][0]:
-        runs.pop()
-    if not runs:
-        return []
-    narrow = min(w for _, w in runs)
-    return [(bar, WIDE if w > narrow * 1.8 else 1) for bar, w in runs]
+    return ITF(digits, narrow=1, wide=WIDE).build()[0]
 
 
 def draw(surface: pygame.Surface, digits: str, rect: pygame.Rect) -> None:
     """Draw the ITF barcode of `digits` centred in `rect` (white quiet zone, black bars)."""
-    elems = elements(digits)
-    units = sum(w for _, w in elems)
-    module = max(1, (rect.width - 20) // units)
-    x = rect.centerx - units * module // 2
+    code = modules(digits)
+    module = max(1, (rect.width - 20) // len(code))
+    left = rect.centerx - len(code) * module // 2
     pygame.draw.rect(surface, (255, 255, 255), rect)
-    for is_bar, w in elems:
-        if is_bar:
-            pygame.draw.rect(surface, (0, 0, 0), (x, rect.y + 4, w * module, rect.height - 8))
-        x += w * module
+    for bar in re.finditer("1+", code):
+        x, width = left + bar.start() * module, (bar.end() - bar.start()) * module
+        pygame.draw.rect(surface, (0, 0, 0), (x, rect.y + 4, width, rect.height - 8))

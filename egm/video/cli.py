@@ -71,6 +71,9 @@ def _screenshot_command(args: argparse.Namespace) -> int:
         print(f"egm screenshot: unknown scene '{args.scene}'; known scenes: {', '.join(known)}",
               file=sys.stderr)
         return 2
+    if args.out is None:
+        print("egm screenshot: --out FILE.png is required", file=sys.stderr)
+        return 2
 
     try:
         base = load_cabinet_config(args.config)

@@ -22,7 +22,7 @@ import pygame
 from egm.audio.controller import AudioController
 from egm.clock import Clock
 from egm.config import CabinetConfig
-from egm.events import ButtonChanged, CashOut, Door, Key, PlayerDecision, Result, StartGame
+from egm.events import CashOut, Door, Key, PlayerDecision, Result, StartGame
 from egm.games import UnknownGame, descriptor_of
 from egm.games.base import Game, Round, RoundView, Wager
 from egm.games.descriptor import InfoPage
@@ -64,6 +64,13 @@ PANEL_BUTTONS = (  # (panel button, label, x, width) along the bottom bar; AUTO_
 BET_BUTTONS = ("bet_one", "max_bet", "side_bet")
 METER_X, METER_W = 160, 236
 DRAWER_RECT = pygame.Rect(20, 360, 1880, 560)
+REAL_DEVICE = {  # what a drawer control says when its device is a real one
+    "bill_acceptor": "The bill acceptor is a real device in this configuration: insert notes and tickets "
+                     "at its mouth.",
+    "doors": "The doors and key switches are real devices in this configuration: use them directly.",
+}
+GAME_KEYS = {f"game_{n}": getattr(pygame, f"K_{n}") for n in range(1, 10)} | {"game_back": pygame.K_BACKSPACE}
+"""The panel functions that are the game's own buttons: the keys its scene answers (1-9, BACKSPACE)."""
 EMULATED_CONTROLS = {  # drawer control -> (device, the emulated device's method it needs)
     "bill": ("bill_acceptor", "insert_bill"),
     "ticket": ("bill_acceptor", "insert_ticket"),
@@ -153,11 +160,13 @@ class VideoController:
         self.frame = Frame(self.snapshot, clock.monotonic())
         self.scene: Scene = self.scene_for(self.snapshot)
         self.scene.enter(self.frame)
+        if hasattr(cabinet, "display_attached"):
+            cabinet.display_attached = True  # the panel's presses come here (BET, HELP, the game's own)
 
     # --- the loop body --------------------------------------------------------------------------
     def update(self) -> Frame:
         """Poll the devices, take a snapshot, play sounds for what changed, pick the scene."""
-        self.cabinet.poll_devices()
+        self._poll_devices()
         self._refresh()
         printed = self._printed()
         if len(printed) > self.tickets_seen and not self.scene.busy(self.frame):  # after a reveal
@@ -260,7 +269,7 @@ class VideoController:
         elif self.overlay == "drawer":
             shade(surface)
             panel(surface, DRAWER_RECT)  # the drawer is its own panel: the scene below never shows through
-            kit.text(surface, "EMULATED DEVICES", (960, DRAWER_RECT.y + 18), 44, GOLD, bold=True,
+            kit.text(surface, self.drawer_title(), (960, DRAWER_RECT.y + 18), 44, GOLD, bold=True,
                      anchor="midtop")
             draw_all(surface, kit, self.drawer_buttons(), frame.now)
         elif self.overlay == "ticket" and self._printed():
@@ -417,6 +426,8 @@ class VideoController:
             self.toast(why)  # a dark button says why not
         elif button in BET_BUTTONS:
             self._bet_button(button)
+        elif button in GAME_KEYS:  # the game's own buttons, as its keys
+            self._to_scene(pygame.event.Event(pygame.KEYDOWN, key=GAME_KEYS[button], mod=0, unicode=""))
         elif button == "cash_out":
             self.send(CashOut())
         elif button == AUTO_PLAY and self.cabinet.round is not None:
@@ -429,7 +440,7 @@ class VideoController:
                 if self.send(StartGame(gid, self.wager(gid))).accepted:
                     self.overlay = None
             else:
-                self.send(ButtonChanged("deal", True))  # the cabinet says why not now
+                self.send(StartGame(self.game_shown()))  # the cabinet says why not now
 
     def game_shown(self) -> str:
         """The game on the table, else the game selected on the menu."""
@@ -542,9 +553,7 @@ class VideoController:
         doors: Any = self.devices.doors
         device, method = EMULATED_CONTROLS.get(kind, ("", ""))
         if method and not hasattr(acceptor if device == "bill_acceptor" else doors, method):
-            self.toast(
-                f"The {device.replace('_', ' ')} is a real device in this configuration: use it directly."
-            )
+            self.toast(REAL_DEVICE[device])
             return
         if kind == "bill":
             denominations = self.config.bill_denominations_cents
@@ -581,11 +590,20 @@ class VideoController:
         self._report_device_results()
 
     def _report_device_results(self) -> None:
-        """Let the cabinet take the device reports now and show any refusal (a note not accepted...)."""
+        """Let the cabinet take the device reports now and show what they caused."""
+        self._poll_devices()
+        self._refresh()
+
+    def _poll_devices(self) -> None:
+        """The cabinet takes every device report: what it refused (a ticket redeemed already, a ticket
+        from another cabinet, a note refused) is shown as a notice, and the panel's presses are
+        pressed here, through the configured mapping."""
         for result in self.cabinet.poll_devices() or []:
             if not result.accepted and result.reason:
                 self.toast(result.reason)
-        self._refresh()
+        take = getattr(self.cabinet, "take_panel_presses", None)
+        for function in take() if take is not None else []:
+            self.press(function)
 
     def toast(self, text: str, error: bool = True) -> None:
         self.toasts = [t for t in self.toasts if t.text != text][-2:]
@@ -659,6 +677,18 @@ class VideoController:
                 Button("drawer", "DEVICES", pygame.Rect(20, BAR_RECT.y + 22, 120, 106), "on", (110, 200, 255))
             )
         return buttons
+
+    def drawer_title(self) -> str:
+        """The drawer's title says what its controls drive: emulated devices, simulators on the wire
+        (backend "sim"), or, where a device is real, that those controls do nothing."""
+        needs = dict(EMULATED_CONTROLS.values())  # device -> a method its controls need
+        controlled = {device: getattr(self.devices, device) for device in needs}
+        real = [device for device, obj in controlled.items() if not hasattr(obj, needs[device])]
+        if real:
+            return "DEVICES: " + " AND ".join(d.replace("_", " ").upper() for d in sorted(real)) + " ARE REAL"
+        if any(hasattr(obj, "simulator") for obj in controlled.values()):
+            return "SIMULATED DEVICES (ON THE WIRE)"
+        return "EMULATED DEVICES"
 
     def drawer_buttons(self) -> list[Button]:
         doors: Any = self.devices.doors

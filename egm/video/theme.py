@@ -85,6 +85,26 @@ class Kit:
         surface.blit(surf, rect)
         return rect
 
+    def wrap(self, text: str, width: int, size: int, bold: bool = False) -> list[str]:
+        """`text` broken into lines no wider than `width` pixels at `size`: between words, and inside
+        a word only when the word alone is wider (a long path or key id)."""
+        font = self.font(size, bold)
+        lines: list[str] = []
+        line = ""
+        for word in text.split():
+            candidate = f"{line} {word}" if line else word
+            if font.size(candidate)[0] <= width:
+                line = candidate
+                continue
+            if line:
+                lines.append(line)
+            while font.size(word)[0] > width:  # a word wider than the line is cut where it must be
+                cut = next(i for i in range(len(word), 0, -1) if font.size(word[:i])[0] <= width)
+                lines.append(word[:cut])
+                word = word[cut:]
+            line = word
+        return [*lines, line] if line else lines
+
     def fit(self, text: str, width: int, size: int, bold: bool = False) -> int:
         """The largest size <= `size` at which `text` fits in `width` pixels."""
         while size > 10 and self.font(size, bold).size(text)[0] > width:

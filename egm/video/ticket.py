@@ -1,5 +1,5 @@
-"""The printed TITO ticket as the emulator shows it: the printer's template drawn in code, with the
-amount in figures and words, the 18-digit validation number and its Interleaved 2 of 5 barcode."""
+"""The printed TITO ticket as the emulator shows it: the lines the printers print
+(`hardware.ticket_text`), in the same order, with the validation number's Interleaved 2 of 5 barcode."""
 
 from __future__ import annotations
 
@@ -8,31 +8,43 @@ import pygame
 from egm.video import barcode
 from egm.video.theme import Kit
 from hardware.interfaces import TicketData
-from hardware.serial.ticket_layout import ticket_text
+from hardware.ticket_text import LAYOUT, Emphasis, ticket_text
 
-TICKET_SIZE = (900, 440)
 PAPER = (250, 248, 240)
 INK = (10, 10, 10)
-BARCODE_RECT = pygame.Rect(40, 150, 820, 120)
+WIDTH, TOP, MARGIN = 900, 14, 40
+FONTS = {  # text size (px) and bold, for each emphasis
+    Emphasis.TITLE: (28, True),
+    Emphasis.BANNER: (34, True),
+    Emphasis.AMOUNT: (48, True),
+    Emphasis.BOLD: (22, True),
+    Emphasis.PLAIN: (20, False),
+}
+BARCODE_HEIGHT = 110
+
+
+def _row_height(emphasis: Emphasis) -> int:
+    return BARCODE_HEIGHT + 8 if emphasis is Emphasis.BARCODE else FONTS[emphasis][0] * 5 // 4 + 4
+
+
+BARCODE_RECT = pygame.Rect(
+    MARGIN, TOP + sum(_row_height(e) for e in LAYOUT[: LAYOUT.index(Emphasis.BARCODE)]),
+    WIDTH - 2 * MARGIN, BARCODE_HEIGHT,
+)
+TICKET_SIZE = (WIDTH, TOP + sum(_row_height(e) for e in LAYOUT) + TOP)
 
 
 def draw_ticket(kit: Kit, ticket: TicketData) -> pygame.Surface:
-    """The ticket as the printer prints it: every field from the one ticket text every printer backend
-    uses (`hardware.serial.ticket_layout.ticket_text`), so the screen and the paper say the same."""
-    text = ticket_text(ticket)
     surf = pygame.Surface(TICKET_SIZE)
     surf.fill(PAPER)
-    w = TICKET_SIZE[0]
-    kit.text(surf, text.site_name.upper(), (w // 2, 14), 28, INK, bold=True, anchor="midtop")
-    kit.text(surf, text.site_address, (w // 2, 48), 20, INK, anchor="midtop")
-    kit.text(surf, text.ticket_type, (w // 2, 76), 34, INK, bold=True, anchor="midtop")
-    kit.text(surf, text.validation, (w // 2, 118), 24, INK, bold=True, anchor="midtop")
-    barcode.draw(surf, text.barcode, BARCODE_RECT)
-    kit.text(surf, text.amount_figures, (w // 2, 280), 52, INK, bold=True, anchor="midtop")
-    kit.text(surf, text.amount_words, (w // 2, 342), kit.fit(text.amount_words, w - 40, 20), INK,
-             anchor="midtop")
-    kit.text(surf, f"{text.date} {text.time}   {text.sequence}", (30, 376), 18, INK)
-    kit.text(surf, text.machine, (w - 30, 376), 18, INK, anchor="topright")
-    kit.text(surf, text.expiry, (w // 2, 404), 18, INK, bold=True, anchor="midtop")
+    y = TOP
+    for line in ticket_text(ticket).lines():
+        if line.emphasis is Emphasis.BARCODE:
+            barcode.draw(surf, line.text, BARCODE_RECT)
+        else:
+            size, bold = FONTS[line.emphasis]
+            size = kit.fit(line.text, WIDTH - 2 * MARGIN, size, bold)
+            kit.text(surf, line.text, (WIDTH // 2, y), size, INK, bold=bold, anchor="midtop")
+        y += _row_height(line.emphasis)
     pygame.draw.rect(surf, (180, 180, 170), surf.get_rect(), width=2)
     return surf

@@ -5,11 +5,11 @@ from __future__ import annotations
 from functools import partial
 
 from hardware.core.clock import Clock
-from hardware.core.config import ConfigError, DeviceConfig
+from hardware.core.config import ConfigError, DeviceConfig, PrinterConfig
 from hardware.serial.escpos_printer import EscPosTicketPrinter, PortEscpos
 from hardware.serial.id003_driver import Id003BillAcceptor
 from hardware.serial.panel_driver import SerialButtonPanel
-from hardware.serial.ports import ESCPOS_LINE, PortFactory, open_serial_port
+from hardware.serial.ports import PortFactory, line_settings, open_serial_port
 from hardware.serial.tcl_driver import TclTicketPrinter
 
 DEFAULT_PROTOCOLS = {
@@ -47,10 +47,15 @@ def build_serial_device(
     factory = port_factory or open_serial_port
     url, timeout_s = device.port, device.timeout_s
     protocol = protocol_of(kind, device)
+    line = line_settings(protocol, device)
+    link = {
+        "port_factory": factory, "timeout_s": timeout_s, "line": line, "fault_after_s": device.fault_after_s
+    }
     if protocol == "id003":
-        return Id003BillAcceptor(url, clock, port_factory=factory, timeout_s=timeout_s)
+        return Id003BillAcceptor(url, clock, **link)
     if protocol == "tcl":
-        return TclTicketPrinter(url, clock, port_factory=factory, timeout_s=timeout_s)
+        template = device.template if isinstance(device, PrinterConfig) else "0"
+        return TclTicketPrinter(url, clock, template=template, **link)
     if protocol == "escpos":
-        return EscPosTicketPrinter(PortEscpos(partial(factory, url, ESCPOS_LINE, timeout_s)))
-    return SerialButtonPanel(url, clock, port_factory=factory, timeout_s=timeout_s)
+        return EscPosTicketPrinter(PortEscpos(partial(factory, url, line, timeout_s)))
+    return SerialButtonPanel(url, clock, **link)

@@ -1,11 +1,12 @@
 """Generic ESC/POS thermal printers through python-escpos (`TicketPrinter`), for kiosks without a
 casino ticket printer.
 
-The ticket is the same `TicketText` the TCL template prints, laid out in lines with its validation
-number as an Interleaved 2 of 5 barcode (ESC/POS "ITF", GS k 70). ESC/POS has no "validation number
-printed" flag, so a ticket counts as printed when the whole job was delivered to a printer that
-reported itself online with paper before and after it; anything else is `TicketFailed`. That is
-weaker evidence than TCL gives, which is why casino floors use TCL printers.
+The ticket is the same `TicketText` the TCL template prints, in the lines the screen shows too
+(`TicketText.lines`), with its validation number as an Interleaved 2 of 5 barcode (ESC/POS "ITF",
+GS k 70). ESC/POS has no "validation number printed" flag, so a ticket counts as printed when the
+whole job was delivered to a printer that reported itself online with paper before and after it;
+anything else is `TicketFailed`. That is weaker evidence than TCL gives, which is why casino floors
+use TCL printers.
 
 `PortEscpos` lets python-escpos write to a port opened by our injected port factory (device path
 or pyserial URL); tests use python-escpos's own `Dummy` printer and check the bytes.
@@ -22,13 +23,22 @@ from escpos.exceptions import Error as EscposError
 
 from hardware.interfaces import DeviceFault, DeviceFaultCleared, TicketData, TicketFailed, TicketPrinted
 from hardware.serial.ports import Port
-from hardware.serial.ticket_layout import TicketError, ticket_text
+from hardware.ticket_text import Emphasis, TicketError, ticket_text
 
 log = logging.getLogger(__name__)
 
 DEVICE = "printer"
 NO_PAPER = 0
 PRINTER_ERRORS = (EscposError, serial.SerialException, OSError, ValueError)
+# python-escpos text settings for each line's emphasis (every line centred; each sets bold and the
+# size, since `set` leaves whatever it is not given as it was)
+STYLES: dict[Emphasis, dict[str, bool]] = {
+    Emphasis.TITLE: {"bold": True, "double_height": True},
+    Emphasis.BANNER: {"bold": True, "double_width": True, "double_height": True},
+    Emphasis.AMOUNT: {"bold": True, "double_height": True},
+    Emphasis.BOLD: {"bold": True, "normal_textsize": True},
+    Emphasis.PLAIN: {"bold": False, "normal_textsize": True},
+}
 
 
 class PortEscpos(Escpos):
@@ -129,23 +139,11 @@ class EscPosTicketPrinter:
         self.events.append(TicketPrinted(number))
 
     def render(self, ticket: TicketData) -> None:
-        text = ticket_text(ticket)
         p = self.printer
-        p.set(align="center", bold=True, double_height=True)
-        p.textln(text.site_name)
-        p.set(align="center", normal_textsize=True)
-        p.textln(text.site_address)
-        p.set(align="center", bold=True, double_width=True, double_height=True)
-        p.textln(text.ticket_type)
-        p.set(align="center", bold=True, normal_textsize=True)
-        p.textln(text.validation)
-        p.set(align="left", normal_textsize=True)
-        p.textln(f"{text.date}  {text.time}  {text.sequence}")
-        p.set(align="center", bold=True, double_height=True)
-        p.textln(text.amount_figures)
-        p.set(align="center", normal_textsize=True)
-        p.textln(text.amount_words)
-        p.barcode(text.barcode, "ITF", height=80, width=2, pos="BELOW", function_type="B")
-        p.textln(text.expiry)
-        p.textln(text.machine)
+        for line in ticket_text(ticket).lines():
+            if line.emphasis is Emphasis.BARCODE:
+                p.barcode(line.text, "ITF", height=80, width=2, pos="BELOW", function_type="B")
+            else:
+                p.set(align="center", **STYLES[line.emphasis])
+                p.textln(line.text)
         p.cut()

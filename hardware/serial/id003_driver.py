@@ -7,7 +7,10 @@ VEND VALID is then acknowledged, and a repeated VEND VALID (a lost ACK) is ackno
 never reported twice.
 
 Power-up: POWER UP (0x40/0x41/0x42) -> RESET -> ACK -> INITIALIZE -> the settings commands (each
-echoed by the acceptor) -> DISABLE or ENABLE. Error statuses (stacker full/open, jams, cheated,
+echoed by the acceptor) -> DISABLE or ENABLE. The power-up status says where the item in the path
+went across the acceptor's power loss, and is passed on as `AcceptorPoweredUp` (0x40 empty, 0x41
+in the acceptor and given back, 0x42 in the stacker): the cabinet, which holds the pending record,
+decides what it means for the credit meter. Error statuses (stacker full/open, jams, cheated,
 failure) become `DeviceFault`s and `DeviceFaultCleared` once the acceptor is back to normal.
 Communication trouble (no answer, CRC errors, short frames, unplugging) is handled by `SerialLink`.
 """
@@ -19,21 +22,28 @@ from dataclasses import dataclass
 
 from hardware.core.clock import Clock
 from hardware.interfaces import (
+    AcceptorPoweredUp,
     BillEscrowed,
     BillRejected,
     BillReturned,
     BillStacked,
     DeviceFault,
     DeviceFaultCleared,
+    PowerUpPath,
 )
 from hardware.serial import id003_protocol as p
 from hardware.serial.link import Interval, SerialLink
-from hardware.serial.ports import ID003_LINE, PortFactory, open_serial_port
+from hardware.serial.ports import ID003_LINE, LineSettings, PortFactory, open_serial_port
 
 log = logging.getLogger(__name__)
 
 DEVICE = "bill_acceptor"
-RECONCILE_FAULTS = frozenset({"power_loss_while_stacking", "vend_without_stack", "stack_unconfirmed"})
+RECONCILE_FAULTS = frozenset({"vend_without_stack", "stack_unconfirmed"})
+POWER_UP_PATHS = {
+    p.POWER_UP: PowerUpPath.EMPTY,
+    p.POWER_UP_BILL_IN_ACCEPTOR: PowerUpPath.IN_ACCEPTOR,
+    p.POWER_UP_BILL_IN_STACKER: PowerUpPath.IN_STACKER,
+}
 """Money questions only a person can settle: they stay until `acknowledge_faults()`."""
 
 
@@ -68,11 +78,14 @@ class Id003BillAcceptor:
         *,
         port_factory: PortFactory = open_serial_port,
         timeout_s: float = 0.2,
+        line: LineSettings = ID003_LINE,
+        fault_after_s: float = 3.0,
         poll_interval_s: float = 0.2,
         note_codes: dict[int, int] | None = None,
     ) -> None:
         self.link: SerialLink[p.Frame] = SerialLink(
-            DEVICE, url, ID003_LINE, clock, timeout_s=timeout_s, port_factory=port_factory
+            DEVICE, url, line, clock, timeout_s=timeout_s, port_factory=port_factory,
+            fault_after_s=fault_after_s,
         )
         self.reader = p.FrameReader()
         self.pacing = Interval(clock, poll_interval_s)
@@ -90,6 +103,8 @@ class Id003BillAcceptor:
         self.return_requested = False
         self.vended = False
         self.active_faults: set[str] = set()
+        self.heard_from = False  # the first status tells the cabinet what is in the path now
+        self.heard_escrow = False  # whether this driver has seen an item in escrow yet
 
     # --- BillAcceptor ------------------------------------------------------------------------
     def enable(self, denominations_cents: frozenset[int], tickets: bool = True) -> None:
@@ -175,8 +190,13 @@ class Id003BillAcceptor:
         status, data = frame.command, frame.data
         changed = status != self.last_status
         self.last_status = status
+        if not self.heard_from and status in (p.ENABLE_IDLING, p.DISABLE_INHIBIT):
+            # the acceptor kept its power while the cabinet restarted and holds nothing: where an item
+            # the cabinet had pending went, it cannot say (the cabinet asks an attendant)
+            self.events.append(AcceptorPoweredUp(PowerUpPath.EMPTY))
+        self.heard_from = True
         if status in p.POWER_UP_STATUSES:
-            self._on_power_up(status)
+            self._on_power_up(status, changed)
         elif status == p.INITIALIZE:
             self._apply_settings(full=True)
         elif status in (p.ENABLE_IDLING, p.DISABLE_INHIBIT):
@@ -208,15 +228,11 @@ class Id003BillAcceptor:
         elif status not in (p.ACCEPTING, p.STACKING, p.HOLDING):
             log.warning("bill acceptor: unknown status 0x%02X %s; ignored", status, data.hex())
 
-    def _on_power_up(self, status: int) -> None:
-        if self.escrow is not None and not self.vended and self.stack_requested:
-            # whatever the power-up status says, the bill may or may not have reached the cash box
-            message = (
-                "The bill acceptor lost power while stacking a bill, so it was not credited; "
-                "count the cash box and hand-pay if the bill is there."
-            )
-            self._fault("power_loss_while_stacking", message)
-        self._returned()  # an escrowed item nobody asked to stack is given back at reset
+    def _on_power_up(self, status: int, changed: bool) -> None:
+        if changed:  # a repeated power-up status (our RESET was lost) is the same power-up
+            item = self.escrow or EscrowItem()
+            self.events.append(AcceptorPoweredUp(POWER_UP_PATHS[status], item.amount_cents, item.barcode))
+            self._clear_escrow()  # the cabinet settles the item from the path reported
         log.info("bill acceptor powered up (status 0x%02X); resetting it", status)
         reply = self._command(p.RESET)
         if reply is not None and reply.command != p.ACK:
@@ -245,6 +261,9 @@ class Id003BillAcceptor:
             self.events.append(BillRejected(item))
             self._command(p.RETURN)
             return
+        self.heard_escrow = True
+        if self.vended:  # the last item was stacked and its STACKED went by unseen: this one is new,
+            self._clear_escrow()  # even at the same value, and nobody has asked to stack it yet
         if self.escrow != item:
             self._returned()  # a different item: the one we knew went back unseen
             self.escrow = item
@@ -267,6 +286,13 @@ class Id003BillAcceptor:
                 log.warning("bill acceptor: vend valid code 0x%02X, escrow was %s", code, item)
             self.vended = True
             self.events.append(BillStacked(item.amount_cents, item.barcode))
+        elif item is None and not self.heard_escrow:
+            # this driver started after the item was escrowed (the cabinet restarted mid-stack): report
+            # what the acceptor stacked; the cabinet matches it against the item it had pending
+            code = data[0] if data else None
+            self.escrow = EscrowItem(amount_cents=self.note_codes.get(code, 0) if code is not None else 0)
+            self.vended = True
+            self.events.append(BillStacked(self.escrow.amount_cents, None))
         elif not self.vended:
             self._fault(
                 "vend_without_stack",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hardware.serial.crc import crc16_kermit
 from hardware.serial.link import BufferedParser, FrameError
 
 SYNC = 0xFC
@@ -31,6 +32,7 @@ STACK_2 = 0x42
 RETURN = 0x43
 HOLD = 0x44
 ACK = 0x50  # also the acceptor's reply to operation commands
+VERSION_REQUEST = 0x88  # answered with the same code and the firmware version in ASCII
 SET_DENOMINATION = 0xC0  # enable/inhibit per denomination, 2 bytes, bit set = inhibited
 SET_SECURITY = 0xC1  # 2 bytes, bit set = high security for that denomination
 SET_INHIBIT = 0xC3  # 1 byte: 0x00 accept, 0x01 inhibit the whole acceptor
@@ -127,16 +129,6 @@ ERROR_KINDS: dict[int, tuple[str, str]] = {  # status -> (fault kind, what the a
     CHEATED: ("cheated", "The bill acceptor detected a cheating attempt; check the cabinet."),
     FAILURE: ("failure", "The bill acceptor reports a hardware failure; service it."),
 }
-
-
-def crc16_kermit(data: bytes) -> int:
-    """CRC-16/KERMIT: CCITT polynomial reflected (0x8408), initial value 0, no final XOR."""
-    crc = 0
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
-    return crc
 
 
 @dataclass(frozen=True)

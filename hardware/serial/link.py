@@ -2,16 +2,20 @@
 
 Every serial driver talks through a `SerialLink`. It opens the port through the injected factory,
 sends a request and reads until the protocol's parser yields one good frame. A malformed frame is
-discarded with a logged reason and the request is sent again. After `max_failures` failed
-exchanges in a row the link reports a `DeviceFault(kind="communication")`; the first good exchange
-afterwards reports `DeviceFaultCleared`. A port that raises (a socket closed, a USB adapter pulled)
-is closed and reopened on a later exchange, so a device that is unplugged and plugged back in
-recovers by itself.
+discarded with a logged reason and the request is sent again. Noise never tilts the cabinet by
+itself: the link reports a `DeviceFault(kind="communication")` only when the device has given no
+valid reply for `fault_after_s` seconds (3 s) *and* `max_failures` (3) exchanges in a row have
+failed, and its message says what was seen (silence, or only garbled replies: wrong line
+settings?). A port the operating system cannot open is a fault at once, naming the port and the
+system's reason. The first good exchange afterwards reports `DeviceFaultCleared`. A port that
+raises (a socket closed, a USB adapter pulled) is closed and reopened on a later exchange, so a
+device that is unplugged and plugged back in recovers by itself.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
@@ -92,6 +96,7 @@ class SerialLink(Generic[F]):
         port_factory: PortFactory = open_serial_port,
         attempts: int = 2,
         max_failures: int = 3,
+        fault_after_s: float = 3.0,
         reconnect_interval_s: float = 1.0,
         flush_input: bool = True,
     ) -> None:
@@ -103,6 +108,7 @@ class SerialLink(Generic[F]):
         self.port_factory = port_factory
         self.attempts = attempts
         self.max_failures = max_failures
+        self.fault_after_s = fault_after_s
         self.reconnect_interval_s = reconnect_interval_s
         self.flush_input = flush_input  # False for devices that send events on their own
         self.port: Port | None = None
@@ -110,6 +116,9 @@ class SerialLink(Generic[F]):
         self.faulted = False
         self.events: list[object] = []
         self._last_try: float | None = None
+        self._failing_since: float | None = None  # the first failed exchange of the current run
+        self._garbled = False  # the last failed attempt saw bytes, but no valid frame
+        self.open_error: str | None = None  # why the operating system refused the port, if it did
 
     # --- the port --------------------------------------------------------------------------
     def _open(self) -> Port | None:
@@ -117,8 +126,10 @@ class SerialLink(Generic[F]):
             try:
                 self.port = self.port_factory(self.url, self.settings, self.timeout_s)
             except (serial.SerialException, OSError, ValueError) as exc:
+                self.open_error = os_reason(exc)
                 log.warning("%s: cannot open %s: %s", self.device, self.url, exc)
                 return None
+            self.open_error = None
         return self.port
 
     def close(self) -> None:
@@ -195,12 +206,13 @@ class SerialLink(Generic[F]):
                     if parser.pending():
                         log.warning("%s: discarded a short frame (the rest never came)", self.device)
                         parser.reset()
+                        self._garbled = True
                     return None
                 garbled = False
                 for item in parser.feed(chunk):
                     if isinstance(item, FrameError):
                         log.warning("%s: discarded %s: %s", self.device, item.data.hex(" "), item.reason)
-                        garbled = True
+                        garbled = self._garbled = True
                     elif accept is None or accept(item):
                         return item
                     elif on_other is not None:
@@ -214,6 +226,8 @@ class SerialLink(Generic[F]):
 
     def _succeeded(self) -> None:
         self.failures = 0
+        self._failing_since = None
+        self._garbled = False
         if self.faulted:
             self.faulted = False
             self._last_try = None
@@ -221,17 +235,47 @@ class SerialLink(Generic[F]):
             self.events.append(DeviceFaultCleared(self.device, COMMUNICATION))
 
     def _failed(self) -> None:
+        now = self.clock.monotonic()
         self.failures += 1
-        if not self.faulted and self.failures >= self.max_failures:
+        if self._failing_since is None:
+            self._failing_since = now
+        silent_long_enough = (
+            self.failures >= self.max_failures and now - self._failing_since >= self.fault_after_s
+        )
+        if not self.faulted and (self.open_error is not None or silent_long_enough):
             self.faulted = True
-            self._last_try = self.clock.monotonic()
-            message = (
-                f"The {self.device.replace('_', ' ')} on {self.url} stopped answering "
-                f"({self.failures} exchanges failed); check its cable and power."
-            )
+            self._last_try = now
+            message = self.fault_message()
             log.error(message)
             self.events.append(DeviceFault(self.device, COMMUNICATION, message))
+        self._garbled = False
+
+    def fault_message(self) -> str:
+        """The sentence the attendant reads: the port and what went wrong on it."""
+        name = self.device.replace("_", " ")
+        if self.open_error is not None:
+            return (
+                f"The {name} port {self.url} cannot be opened: {self.open_error}; check that the "
+                "device is plugged in and powered, the port in the configuration (ls -l "
+                "/dev/serial/by-id) and that the cabinet's user may use it (group dialout)."
+            )
+        if self._garbled:
+            return (
+                f"The {name} on {self.url} answers only with garbled replies ({self.failures} "
+                "exchanges failed); check its baud rate, parity and stop bits, and its cable."
+            )
+        return (
+            f"The {name} on {self.url} stopped answering ({self.failures} exchanges failed); "
+            "check its cable and power."
+        )
 
     def take_events(self) -> list[object]:
         events, self.events = self.events, []
         return events
+
+
+def os_reason(exc: BaseException) -> str:
+    """The operating system's reason a port would not open ("No such file or directory"), else the
+    exception's own text (pyserial wraps the OSError, keeping its errno)."""
+    errno = getattr(exc, "errno", None)
+    return os.strerror(errno) if isinstance(errno, int) and errno > 0 else str(exc)

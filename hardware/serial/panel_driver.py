@@ -17,7 +17,7 @@ from hardware.core.clock import Clock
 from hardware.interfaces import ButtonChanged, Door, DoorChanged, Key, KeyTurned, LampState
 from hardware.serial import panel_protocol as pp
 from hardware.serial.link import Interval, SerialLink
-from hardware.serial.ports import PANEL_LINE, PortFactory, open_serial_port
+from hardware.serial.ports import PANEL_LINE, LineSettings, PortFactory, open_serial_port
 
 log = logging.getLogger(__name__)
 
@@ -34,10 +34,13 @@ class SerialButtonPanel:
         *,
         port_factory: PortFactory = open_serial_port,
         timeout_s: float = 0.2,
+        line: LineSettings = PANEL_LINE,
+        fault_after_s: float = 3.0,
         poll_interval_s: float = 0.1,
     ) -> None:
         self.link: SerialLink[pp.PanelMessage] = SerialLink(
-            DEVICE, url, PANEL_LINE, clock, timeout_s=timeout_s, port_factory=port_factory, flush_input=False
+            DEVICE, url, line, clock, timeout_s=timeout_s, port_factory=port_factory,
+            fault_after_s=fault_after_s, flush_input=False,
         )
         self.reader = pp.LineReader()
         self.pacing = Interval(clock, poll_interval_s)

@@ -8,10 +8,12 @@ slave path or a fake transport) and never touch real ports.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import serial
+
+from hardware.core.config import DeviceConfig
 
 
 class Port(Protocol):
@@ -42,9 +44,39 @@ class LineSettings:
 
 
 ID003_LINE = LineSettings(baudrate=9600, parity=serial.PARITY_EVEN)  # JCM ID-003: 9600 8E1
-TCL_LINE = LineSettings(baudrate=38400)  # FutureLogic GEN2/GEN3 default: 38400 8N1
+TCL_LINE = LineSettings(baudrate=38400)  # FutureLogic GEN2/GEN3 factory default: 38400 8N1
 PANEL_LINE = LineSettings(baudrate=115200)  # our button panel: 115200 8N1
 ESCPOS_LINE = LineSettings(baudrate=9600)  # most ESC/POS printers ship at 9600 8N1
+
+PROTOCOL_LINES = {"id003": ID003_LINE, "tcl": TCL_LINE, "egm-panel": PANEL_LINE, "escpos": ESCPOS_LINE}
+PARITIES = {
+    "none": serial.PARITY_NONE,
+    "even": serial.PARITY_EVEN,
+    "odd": serial.PARITY_ODD,
+    "mark": serial.PARITY_MARK,
+    "space": serial.PARITY_SPACE,
+}
+
+
+def line_settings(protocol: str, device: DeviceConfig) -> LineSettings:
+    """The protocol's default line, with what the device's configuration sets instead (a printer set
+    to 9600 baud is configured, not rebuilt: the defaults here are only defaults)."""
+    line = PROTOCOL_LINES[protocol]
+    if device.baud is not None:
+        line = replace(line, baudrate=device.baud)
+    if device.data_bits is not None:
+        line = replace(line, bytesize=device.data_bits)
+    if device.parity is not None:
+        line = replace(line, parity=PARITIES[device.parity])
+    if device.stop_bits is not None:
+        line = replace(line, stopbits=device.stop_bits)
+    return line
+
+
+def describe_line(line: LineSettings) -> str:
+    """E.g. "9600 8E1"."""
+    return f"{line.baudrate} {line.bytesize}{line.parity}{line.stopbits:g}"
+
 
 PortFactory = Callable[[str, LineSettings, float], Port]
 """Open `url` (a device path or pyserial URL) with `settings` and a read timeout in seconds."""

@@ -34,8 +34,8 @@ from hardware.interfaces import (
 )
 from hardware.serial import tcl_protocol as t
 from hardware.serial.link import Interval, SerialLink
-from hardware.serial.ports import TCL_LINE, PortFactory, open_serial_port
-from hardware.serial.ticket_layout import TicketError, ticket_text
+from hardware.serial.ports import TCL_LINE, LineSettings, PortFactory, open_serial_port
+from hardware.ticket_text import TicketError, ticket_text
 
 log = logging.getLogger(__name__)
 
@@ -59,12 +59,15 @@ class TclTicketPrinter:
         *,
         port_factory: PortFactory = open_serial_port,
         timeout_s: float = 0.2,
+        line: LineSettings = TCL_LINE,
+        fault_after_s: float = 3.0,
         poll_interval_s: float = 0.2,
         template: str = "0",
         accept_polls: int = 5,
     ) -> None:
         self.link: SerialLink[t.Status] = SerialLink(
-            DEVICE, url, TCL_LINE, clock, timeout_s=timeout_s, port_factory=port_factory
+            DEVICE, url, line, clock, timeout_s=timeout_s, port_factory=port_factory,
+            fault_after_s=fault_after_s,
         )
         self.reader = t.StatusReader()
         self.pacing = Interval(clock, poll_interval_s)

@@ -14,7 +14,7 @@ from typing import Any
 
 from hardware.core.clock import Clock
 from hardware.core.config import ConfigError, DeviceConfig
-from hardware.interfaces import Door, Key, TicketData
+from hardware.interfaces import Door, Key, TicketData, same_item
 from hardware.serial.backend import build_serial_device, protocol_of
 from hardware.serial.ports import PortFactory
 from hardware.sim.device import SimDevice
@@ -53,6 +53,10 @@ class SimBillAcceptor(SimBackedDevice):
 
     def insert_ticket(self, barcode: str, amount_cents: int = 0) -> bool:
         return self.simulator.insert_ticket(barcode)  # the acceptor reads the barcode, not the amount
+
+    def in_cash_box(self, amount_cents: int, barcode: str | None) -> bool:
+        """The attendant's count: is this item in the cash box? (a ticket is known by its barcode)"""
+        return any(same_item(amount_cents, barcode, c, b) for c, b in self.simulator.cash_box)
 
     def jam(self) -> None:
         self.simulator.inject_fault("jam")

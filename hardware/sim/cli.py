@@ -4,6 +4,7 @@
     egm sim printer --port 127.0.0.1:7002
     egm sim panel --port pty
     egm sim all --base-port 7001      # bill acceptor 7001, printer 7002, panel 7003
+    egm sim sas-host --port pty       # a SAS host polling a cabinet (hardware.sim.sas_host_cli)
 
 Then point the cabinet at them (config/cabinet.toml: backend = "serial", port = "socket://...").
 Type `help` for the commands; with `all`, prefix a command with the device: `bill insert 2000`.
@@ -34,11 +35,16 @@ DEVICES: dict[str, tuple[str, Callable[[], SimDevice], int]] = {  # name -> (sho
 }
 
 
+def hyphens(name: str) -> str:
+    """Console names use hyphens (`bad-checksum`, `stacker-full`); typing underscores works too."""
+    return name.replace("_", "-")
+
+
 def common_commands(sim: SimDevice) -> dict[str, Command]:
     def corrupt(kind: str) -> Command:
-        return lambda a: (sim.corrupt_next(kind, int(a[0]) if a else 1), f"next reply: {kind}")[1]
+        return lambda a: (sim.corrupt_next(kind, int(a[0]) if a else 1), f"next reply: {hyphens(kind)}")[1]
 
-    commands: dict[str, Command] = {kind: corrupt(kind) for kind in CORRUPTIONS}
+    commands: dict[str, Command] = {hyphens(kind): corrupt(kind) for kind in CORRUPTIONS}
     commands.update(
         {
             "silent": lambda a: (sim.stop_answering(), "stopped answering")[1],
@@ -55,28 +61,28 @@ def device_commands(sim: SimDevice) -> dict[str, Command]:
     if isinstance(sim, Id003Simulator):
         commands.update(
             {
-                "insert": lambda a: (sim.insert_note(int(a[0])), f"note of {a[0]} cents inserted")[1],
-                "ticket": lambda a: (sim.insert_ticket(a[0]), f"ticket {a[0]} inserted")[1],
+                "insert": lambda a: inserted(sim.insert_note(int(a[0])), f"note of {int(a[0])} cents"),
+                "ticket": lambda a: inserted(sim.insert_ticket(a[0]), f"ticket {a[0]}"),
                 "clear": lambda a: (sim.clear_fault(), "fault cleared")[1],
                 "power-cycle": lambda a: (sim.power_cycle(), "power cycled")[1],
                 "cashbox": lambda a: f"cash box: {sim.cash_box}",
             }
         )
         for fault in FAULT_STATUSES:
-            commands[fault] = lambda a, f=fault: (sim.inject_fault(f), f"{f} injected")[1]
+            commands[hyphens(fault)] = lambda a, f=fault: (sim.inject_fault(f), f"{hyphens(f)} injected")[1]
     elif isinstance(sim, TclPrinterSimulator):
         commands.update(
             {
                 "paper-low": lambda a: (sim.set_paper_low(a[:1] != ["off"]), "paper low set")[1],
                 "clear": lambda a: (sim.clear_fault(), "faults cleared")[1],
-                "arm": lambda a: (sim.arm(a[0], a[1:2] == ["after"]), f"armed {a[0]}")[1],
+                "arm": lambda a: (sim.arm(a[0].replace("-", "_"), a[1:2] == ["after"]), f"armed {a[0]}")[1],
                 "power-loss": lambda a: (sim.power_loss(), "power off")[1],
                 "power-on": lambda a: (sim.power_on(), "power on")[1],
                 "issued": lambda a: "\n".join(" | ".join(t) for t in sim.issued) or "no tickets",
             }
         )
         for fault in FAULTS:
-            commands[fault] = lambda a, f=fault: (sim.inject_fault(f), f"{f} injected")[1]
+            commands[hyphens(fault)] = lambda a, f=fault: (sim.inject_fault(f), f"{hyphens(f)} injected")[1]
     elif isinstance(sim, PanelSimulator):
         commands.update(
             {
@@ -91,32 +97,51 @@ def device_commands(sim: SimDevice) -> dict[str, Command]:
     return commands
 
 
-def run_console(sims: dict[str, SimDevice], stdin: TextIO, stdout: TextIO) -> int:
-    """Read commands until `quit` or end of input; each answer is one line."""
+def inserted(accepted: bool, item: str) -> str:
+    if accepted:
+        return f"{item} inserted"
+    return f"{item} refused at the mouth: the acceptor is not taking it now (inhibited, busy or faulted)"
+
+
+def run_console(sims: dict[str, SimDevice], stdin: TextIO, stdout: TextIO, prompt: bool | None = None) -> int:
+    """Read commands until `quit` or end of input; each answer is one line. The prompt (`bill> `,
+    or `sim> ` for several devices) is shown when typing at a terminal, unless `prompt` says."""
     tables = {name: device_commands(sim) for name, sim in sims.items()}
     single = next(iter(tables)) if len(tables) == 1 else None
+    show_prompt = stdin.isatty() if prompt is None else prompt
+
+    def ask() -> None:
+        if show_prompt:
+            print(f"{single or 'sim'}> ", end="", file=stdout, flush=True)
+
+    ask()
     for raw in stdin:
         words = raw.split()
         if not words:
+            ask()
             continue
         if words[0] in ("quit", "exit"):
             break
         target = single
         if words[0] in tables:
             target, words = words[0], words[1:]
-        if words[:1] == ["help"] or not words or target is None:
-            names = {name: sorted(table) for name, table in tables.items()}
-            print(f"commands: {names}, help, quit", file=stdout, flush=True)
-            continue
-        command = tables[target].get(words[0])
-        if command is None:
-            print(f"unknown command {words[0]!r}; type help", file=stdout, flush=True)
-            continue
-        try:
-            print(command(words[1:]), file=stdout, flush=True)
-        except (IndexError, ValueError) as exc:
-            print(f"{words[0]}: bad arguments ({exc}); type help", file=stdout, flush=True)
+        print(answer(tables, target, words), file=stdout, flush=True)
+        ask()
     return 0
+
+
+def answer(tables: dict[str, dict[str, Command]], target: str | None, words: list[str]) -> str:
+    """The console's one-line answer to a command."""
+    if words[:1] == ["help"] or not words or target is None:
+        names = {name: sorted(table) for name, table in tables.items()}
+        return f"commands: {names}, help, quit"
+    command = tables[target].get(hyphens(words[0]))
+    if command is None:
+        return f"unknown command {words[0]!r}; type help"
+    try:
+        return command(words[1:])
+    except (IndexError, ValueError) as exc:
+        return f"{words[0]}: bad arguments ({exc}); type help"
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -149,11 +174,26 @@ def _run(args: argparse.Namespace) -> int:
             transport.stop()
 
 
+def sim_commands(subparsers: argparse._SubParsersAction) -> argparse._SubParsersAction:
+    """The subcommands of `egm sim` (created on first use), so that other packages add theirs
+    (`egm sim sas-egm` lives with the cabinet's host link, in egm.host.cli)."""
+    sim = subparsers.choices.get("sim")
+    if sim is None:
+        sim = subparsers.add_parser("sim", help="run a simulator: devices (ID-003, TCL, panel), a SAS host")
+        sim.add_subparsers(dest="device", required=True, metavar="SIMULATOR")
+    return next(a for a in sim._actions if isinstance(a, argparse._SubParsersAction))
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("sim", help="run a device simulator (ID-003, TCL, panel)")
-    parser.add_argument("device", choices=[*DEVICES, "all"])
-    parser.add_argument("--port", default="pty", help="socket://HOST:PORT, HOST:PORT or pty (default)")
-    parser.add_argument("--host", default="127.0.0.1", help="with 'all': the address to listen on")
-    parser.add_argument("--base-port", type=int, default=7001, help="with 'all': first TCP port")
-    parser.add_argument("--no-console", action="store_true", help="serve until interrupted; no commands")
-    parser.set_defaults(handler=_run)
+    commands = sim_commands(subparsers)
+    for device in [*DEVICES, "all"]:
+        parser = commands.add_parser(device, help=f"the {device} simulator" if device != "all" else
+                                     "every device simulator, on consecutive TCP ports")
+        parser.add_argument("--port", default="pty", help="socket://HOST:PORT, HOST:PORT or pty (default)")
+        parser.add_argument("--host", default="127.0.0.1", help="with 'all': the address to listen on")
+        parser.add_argument("--base-port", type=int, default=7001, help="with 'all': first TCP port")
+        parser.add_argument("--no-console", action="store_true", help="serve until interrupted; no commands")
+        parser.set_defaults(handler=_run)
+    from hardware.sim.sas_host_cli import register_sas_host
+
+    register_sas_host(commands)

@@ -25,6 +25,7 @@ FAULT_STATUSES = {
 }
 
 Status = tuple[int, bytes]
+FIRMWARE = b"ID003-SIM(USA) V1.00"
 
 
 class Id003Simulator(SimDevice):
@@ -81,6 +82,8 @@ class Id003Simulator(SimDevice):
         if cmd == p.STATUS_REQUEST:
             status = self.upcoming.popleft() if self.upcoming else self.steady
             return p.Frame(*status)
+        if cmd == p.VERSION_REQUEST:
+            return p.Frame(p.VERSION_REQUEST, FIRMWARE)
         if cmd == p.RESET:
             self.power_up(status=p.INITIALIZE)
             return p.Frame(p.ACK)
@@ -154,12 +157,13 @@ class Id003Simulator(SimDevice):
         if self.stage != "idle" or self.fault is not None or self.steady[0] != p.ENABLE_IDLING:
             log.info("id003 sim: not accepting now; the item is refused at the mouth")
             return False
+        # statuses not yet reported (STACKED of the item before) come first: the host must see them
         if escrow is None:
-            self.upcoming = deque([(p.ACCEPTING, b""), (p.REJECTING, bytes([0x79]))])
+            self.upcoming.extend([(p.ACCEPTING, b""), (p.REJECTING, bytes([0x79]))])
             return False
         self.escrow = escrow
         self.stage = "escrow"
-        self.upcoming = deque([(p.ACCEPTING, b"")])
+        self.upcoming.append((p.ACCEPTING, b""))
         self.steady = (p.ESCROW, bytes([escrow[0]]) + escrow[1])
         return True
 
@@ -179,10 +183,15 @@ class Id003Simulator(SimDevice):
             self.fault = None
             self._settle()
 
-    def power_cycle(self) -> None:
-        """Cut and restore power now; a bill in the path makes the matching power-up status."""
+    def power_cycle(self, status: int | None = None) -> None:
+        """Cut and restore power now; a bill in the path makes the matching power-up status.
+
+        `status` forces the power-up status reported (e.g. plain POWER UP although a bill was in
+        the path, as an acceptor that lost track of it would), after the bill settled as usual.
+        """
         with self.lock:
-            self.power_up(self._settle_path())
+            settled = self._settle_path()
+            self.power_up(settled if status is None else status)
 
     def unplug(self) -> None:
         """Power and cable gone: a bill in the path settles as in `power_cycle`, reported at replug."""

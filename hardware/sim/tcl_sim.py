@@ -18,7 +18,20 @@ from hardware.sim.device import SimDevice
 
 log = logging.getLogger(__name__)
 
-FAULTS = {"paper_out": t.PAPER_OUT, "head_up": t.HEAD_UP, "jam": t.PAPER_JAM}
+FAULTS = {  # every status flag the driver reads as a fault
+    "paper_out": t.PAPER_OUT,
+    "head_up": t.HEAD_UP,
+    "jam": t.PAPER_JAM,
+    "chassis_open": t.CHASSIS_OPEN,
+    "offline": t.PRINTER_OFFLINE,
+    "head_error": t.HEAD_ERROR,
+    "voltage_error": t.VOLTAGE_ERROR,
+    "system_error": t.SYSTEM_ERROR,
+    "too_hot": t.TEMPERATURE_ERROR,
+    "cutter_error": t.CUTTER_ERROR,
+    "flash_error": t.FLASH_PROGRAM_ERROR,
+    "libraries_corrupt": t.LIBRARIES_CORRUPT,
+}
 STRIKES = (*FAULTS, "power_loss")
 
 
@@ -129,7 +142,8 @@ class TclPrinterSimulator(SimDevice):
 
     # --- the technician ------------------------------------------------------------------------
     def inject_fault(self, kind: str) -> None:
-        """Paper out, head up or jam now; a job not yet validated is lost."""
+        """A fault now (paper out, head up, jam, offline...; see FAULTS); a job not yet validated is
+        lost."""
         if kind not in FAULTS:
             raise ValueError(f"unknown fault {kind!r}; choose one of {sorted(FAULTS)}")
         with self.lock:

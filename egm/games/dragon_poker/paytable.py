@@ -133,6 +133,15 @@ class DragonPokerRules(Strict):
     bonus_points: BonusPoints
     pair_bonus: PairBonus
 
+    def largest_win_credits(self, bet_credits: int) -> int:
+        """An upper bound of one hand's return before any jackpot: the stake back, a sweep, every
+        row's top bonus, and the top pair bonus at its largest bet (the pay-table ROM checks that
+        it fits the meters)."""
+        bonuses = sum(max(getattr(self.bonus_points, row).values()) for row in ROWS)
+        hand = (self.stake_points + self.win_points.three_rows + bonuses) * bet_credits
+        side = self.pair_bonus.max_bet_credits * (max(self.pair_bonus.pays_to_one.values()) + 1)
+        return hand + side
+
     @property
     def stake_bets(self) -> int:
         """The stake is S bets of B credits (the wager offer, `egm.games.base.WagerOffer`)."""

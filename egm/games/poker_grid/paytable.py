@@ -149,6 +149,12 @@ class PokerGridRules(Strict):
                 "that every card space connects to a starter space through card spaces"
             )
 
+    def largest_win_credits(self, bet_credits: int) -> int:
+        """An upper bound of one game's return: the top result pay, and the top hand award for every
+        square of the board (the pay-table ROM checks that it fits the meters)."""
+        top_award = max(self.hand_awards.model_dump().values())
+        return (max(t.pays for t in self.result_pays) + self.rows * self.cols * top_award) * bet_credits
+
     @property
     def stake_bets(self) -> int:
         """The stake is `stake_units` bets of B credits (the wager offer, `egm.games.base.WagerOffer`)."""

@@ -30,10 +30,12 @@ TAB_LABELS = {
     "shutdown": "SHUT\nDOWN",
 }
 TAB_STEP, TAB_W = 205, 195
-EVENTS_PER_PAGE = 15
 FILES_PER_PAGE = 10
 PAGER = (pygame.Rect(1500, 300, 340, 100), pygame.Rect(1500, 430, 340, 100))  # OLDER / NEWER
 BODY = pygame.Rect(40, 150, 1840, 760)
+TEXT_W = 1400  # the width of a page's text: left of the pager
+EVENT_SIZE, EVENT_STEP = 26, 34  # the event log's text size and line step
+EVENTS_TOP, EVENTS_BOTTOM = BODY.y + 80, BODY.bottom - 110  # where a page's text goes, above the buttons
 RECALL_RECT = pygame.Rect(60, 240, 1344, 651)  # 0.7 of the 1920x930 table
 COUNT_METERS = ("games_played", "games_won", "games_lost", "door_opens", "power_resets")
 
@@ -49,6 +51,7 @@ class OperatorScene(Scene):
         self.confirm = False
         self.tables: dict[str, Scene] = {}
         self.picture: tuple[tuple[Any, ...], pygame.Surface] | None = None
+        self.events_laid_out: tuple[tuple[int, str], list[list[list[str]]]] | None = None
 
     def enter(self, frame: Frame) -> None:
         self.tab, self.recall_index, self.confirm, self.page = "meters", 0, False, 0
@@ -138,6 +141,10 @@ class OperatorScene(Scene):
     def draw(self, surface: pygame.Surface, frame: Frame) -> None:
         panel(surface, BODY)
         getattr(self, f"_draw_{self.tab}")(surface, frame)
+        warnings = frame.snapshot.get("warnings") or []  # for the attendant: e.g. paper low
+        if warnings:
+            self.res.kit.text(surface, "ATTENTION: " + "  ".join(warnings), (BODY.right - 30, BODY.y + 26),
+                              26, AMBER, bold=True, anchor="topright")
         draw_all(surface, self.res.kit, self.buttons(frame), frame.now)
 
     def _title(self, surface: pygame.Surface, text: str) -> None:
@@ -185,20 +192,58 @@ class OperatorScene(Scene):
     def pages(self, frame: Frame) -> int:
         """How many pages the event log or the ROM file list fills."""
         if self.tab == "events":
-            count, per = len(snap.event_log(frame.snapshot)), EVENTS_PER_PAGE
-        else:
-            count, per = len(service(frame).get("rom", {}).get("files", [])), FILES_PER_PAGE
+            return len(self.event_pages(frame))
+        count, per = len(service(frame).get("rom", {}).get("files", [])), FILES_PER_PAGE
         return max(1, -(-count // per))
 
     def _draw_events(self, surface: pygame.Surface, frame: Frame) -> None:
-        kit = self.res.kit
         log = snap.event_log(frame.snapshot)
-        self._title(surface, f"EVENT LOG (newest first): page {self.page + 1} of {self.pages(frame)}, "
+        pages = self.event_pages(frame)
+        self._title(surface, f"EVENT LOG (newest first): page {self.page + 1} of {len(pages)}, "
                              f"{len(log)} entries")
-        shown = log[self.page * EVENTS_PER_PAGE:(self.page + 1) * EVENTS_PER_PAGE]
-        for i, entry in enumerate(shown):
-            text = f"{str(entry.get('at', ''))[:19]}  {entry.get('kind', '')}: {entry.get('message', '')}"
-            kit.text(surface, text, (BODY.x + 30, BODY.y + 80 + i * 42), kit.fit(text, 1400, 26), LIGHT_GREY)
+        y = EVENTS_TOP
+        for parts in pages[min(self.page, len(pages) - 1)]:
+            y = self._draw_parts(surface, parts, y, EVENT_SIZE, EVENT_STEP, LIGHT_GREY)
+
+    def event_pages(self, frame: Frame) -> list[list[list[str]]]:
+        """The event log in pages: each entry wrapped to the page's width beside the pager (never
+        shrunk), as many whole entries on a page as fit above the buttons; laid out once per log."""
+        log = snap.event_log(frame.snapshot)
+        key = (len(log), repr(log[0]) if log else "")
+        if self.events_laid_out is None or self.events_laid_out[0] != key:
+            kit, room = self.res.kit, EVENTS_BOTTOM - EVENTS_TOP
+            pages: list[list[list[str]]] = [[]]
+            used = 0
+            for e in log:
+                text = f"{str(e.get('at', ''))[:19]}  {e.get('kind', '')}: {e.get('message', '')}"
+                parts = kit.wrap(text, TEXT_W, EVENT_SIZE)
+                need = len(parts) * EVENT_STEP + EVENT_STEP // 4
+                if pages[-1] and used + need > room:
+                    pages.append([])
+                    used = 0
+                pages[-1].append(parts)
+                used += need
+            self.events_laid_out = (key, pages)
+        return self.events_laid_out[1]
+
+    def _wrapped(self, surface: pygame.Surface, lines: list[tuple[str, Any]], top: int, size: int,
+                 step: int) -> int:
+        """Each line wrapped to the page's width beside the pager (continuations indented), down to
+        the buttons; returns where the next line goes."""
+        y = top
+        for text, colour in lines:
+            y = self._draw_parts(surface, self.res.kit.wrap(text, TEXT_W, size), y, size, step, colour)
+        return y
+
+    def _draw_parts(self, surface: pygame.Surface, parts: list[str], y: int, size: int, step: int,
+                    colour: Any) -> int:
+        """One wrapped line: its parts, continuations indented, none below the page's bottom."""
+        for i, part in enumerate(parts):
+            if y + step > EVENTS_BOTTOM:
+                return y
+            self.res.kit.text(surface, part, (BODY.x + 30 + (30 if i else 0), y), size, colour)
+            y += step
+        return y + step // 4
 
     def _draw_rom(self, surface: pygame.Surface, frame: Frame) -> None:
         kit, rom = self.res.kit, service(frame).get("rom", {})
@@ -210,10 +255,13 @@ class OperatorScene(Scene):
                   for pid, version, digest in rom.get("paytables", [])]
         files = rom.get("files", [])
         lines.append((f"Program files ({len(files)}): page {self.page + 1} of {self.pages(frame)}", GOLD))
-        lines += [(f"{digest}  {path}", LIGHT_GREY)
-                  for path, digest in files[self.page * FILES_PER_PAGE:(self.page + 1) * FILES_PER_PAGE]]
-        for i, (text, colour) in enumerate(lines):
-            kit.text(surface, text, (BODY.x + 30, BODY.y + 80 + i * 40), kit.fit(text, 1400, 24), colour)
+        y = self._wrapped(surface, lines, BODY.y + 80, 24, 34)  # a long check result wraps, never shrinks
+        shown = files[self.page * FILES_PER_PAGE:(self.page + 1) * FILES_PER_PAGE]
+        for i, (path, digest) in enumerate(shown):
+            if y + (i + 1) * 34 > EVENTS_BOTTOM:
+                break
+            text = f"{digest}  {path}"
+            kit.text(surface, text, (BODY.x + 30, y + i * 34), kit.fit(text, TEXT_W, 22), LIGHT_GREY)
 
     def _draw_devices(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit

@@ -1,4 +1,8 @@
-"""Tilt and door screens: play stops, the reason is shown, and what an attendant must do."""
+"""Tilt and door screens: play stops, the reason is shown, and what an attendant must do.
+
+The reason is wrapped at a size an attendant reads from a step away, never shrunk; a reason longer
+than the screen holds is shown a page at a time, turning every PAGE_S seconds.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,13 @@ import pygame
 
 from egm.video import snap
 from egm.video.scene import Frame, Scene
-from egm.video.theme import AMBER, RED, WHITE
+from egm.video.theme import AMBER, LIGHT_GREY, RED, WHITE
+
+REASON_SIZE = 48
+LINE_PX = 60
+REASON_TOP, REASON_BOTTOM = 410, 780  # between the TILT band and CALL ATTENDANT
+REASON_WIDTH = 1760
+PAGE_S = 5.0
 
 
 class TiltScene(Scene):
@@ -26,16 +36,19 @@ class TiltScene(Scene):
         title = "DOOR OPEN" if door_only else "TILT"
         kit.text(surface, title, band.center, 150, WHITE, bold=True, anchor="center")
         reason = snap.tilt_detail(frame.snapshot) or "Play is stopped."
-        size = kit.fit(reason, 1760, 52, bold=True)
-        kit.text(surface, reason, (960, 450), size, WHITE, bold=True, anchor="midtop")
-        for i, door in enumerate(doors):
-            kit.text(
-                surface,
-                f"{door.replace('_', ' ').upper()} DOOR IS OPEN",
-                (960, 560 + i * 60),
-                44,
-                AMBER,
-                bold=True,
-                anchor="midtop",
-            )
+        lines = [  # each cause ("; " joins them) starts a line
+            (line, WHITE)
+            for part in reason.split("; ")
+            for line in kit.wrap(part, REASON_WIDTH, REASON_SIZE, bold=True)
+        ]
+        lines += [(f"{door.replace('_', ' ').upper()} DOOR IS OPEN", AMBER) for door in doors]
+        per_page = (REASON_BOTTOM - REASON_TOP) // LINE_PX
+        pages = max(1, -(-len(lines) // per_page))
+        page = int(frame.now / PAGE_S) % pages
+        for i, (line, tint) in enumerate(lines[page * per_page : (page + 1) * per_page]):
+            top = REASON_TOP + i * LINE_PX
+            kit.text(surface, line, (960, top), REASON_SIZE, tint, bold=True, anchor="midtop")
+        if pages > 1:
+            kit.text(surface, f"page {page + 1} of {pages}", (1880, REASON_BOTTOM - 30), 26, LIGHT_GREY,
+                     anchor="topright")
         kit.text(surface, "CALL ATTENDANT", (960, 800), 64, colour, bold=True, anchor="midtop")

@@ -1,0 +1,345 @@
+"""The Prism Words table: the 15 x 15 grid with its centre pocket, the customer's rack showing both
+faces of every block, the scores, and the words of the last plays with their scoring phases.
+
+Make a play by choosing a block's face and a square, once per block, then PLAY: tap a block on the
+rack (the face tapped is the one chosen; tap the other half to turn the block to its other face),
+then tap an empty square; or drag a face onto a square. A star face asks for its letter on screen
+(A to Z). Tapping a block staged on the grid takes it back; CLEAR takes them all back. EXCHANGE and
+PASS are the other moves. Everything shown comes from the round's table data (`RoundView.table`,
+egm.games.prism_words.game); the scene keeps only the staged blocks and the selection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from egm.events import PlayerDecision
+from egm.games.base import Decision
+from egm.video.drag import Drag
+from egm.video.scene import Frame, Resources, Scene
+from egm.video.theme import AMBER, CYAN, FELT, FELT_DARK, FELT_EDGE, GOLD, LIGHT_GREY, RED, WHITE, panel
+from egm.video.widgets import Button, draw_all, hit
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+CELL = 56
+BOARD_X, BOARD_Y = 40, 66
+SIDE_X = 930
+SCORES = pygame.Rect(SIDE_X, 66, 950, 120)
+WORDS = pygame.Rect(SIDE_X, 200, 950, 380)
+RACK_X, RACK_Y, FACE_W, FACE_H, BLOCK_GAP = SIDE_X + 10, 610, 70, 100, 20
+BUTTONS_Y = 800
+IVORY = (246, 238, 214)
+INK = (30, 24, 16)
+STAR_FACE = (255, 226, 140)
+
+
+def square_rect(row: int, col: int) -> pygame.Rect:
+    return pygame.Rect(BOARD_X + col * CELL, BOARD_Y + row * CELL, CELL - 4, CELL - 4)
+
+
+def face_rect(slot: int, side: int) -> pygame.Rect:
+    """One face of the block in rack slot `slot`: side 0 the left (boxed) face, 1 the right."""
+    x = RACK_X + slot * (2 * FACE_W + BLOCK_GAP) + side * FACE_W
+    return pygame.Rect(x, RACK_Y, FACE_W, FACE_H)
+
+
+def letter_rect(index: int) -> pygame.Rect:
+    """The star's letter picker: 13 letters a row, over the words panel."""
+    row, col = divmod(index, 13)
+    return pygame.Rect(WORDS.x + 20 + col * 70, WORDS.y + 150 + row * 80, 62, 70)
+
+
+BUTTONS = [
+    Button("play", "PLAY", pygame.Rect(SIDE_X + 10, BUTTONS_Y, 210, 90)),
+    Button("clear", "CLEAR", pygame.Rect(SIDE_X + 250, BUTTONS_Y, 210, 90)),
+    Button("exchange", "EXCHANGE", pygame.Rect(SIDE_X + 490, BUTTONS_Y, 210, 90)),
+    Button("pass", "PASS", pygame.Rect(SIDE_X + 730, BUTTONS_Y, 210, 90)),
+]
+
+
+@dataclass
+class Staged:
+    """A block put on the grid for the play being made (not yet sent)."""
+
+    block: int
+    face: str
+    row: int
+    col: int
+    letter: str | None  # the shown letter; for a star face the one chosen (None until chosen)
+    star: bool
+
+    def decision_item(self) -> dict[str, Any]:
+        item: dict[str, Any] = {"row": self.row, "col": self.col, "block": self.block, "face": self.face}
+        if self.star:
+            item["letter"] = self.letter
+        return item
+
+
+def face_at(view: Mapping[str, Any], pos: tuple[int, int]) -> tuple[int, int] | None:
+    """(rack slot, side) of the face under `pos`, if any."""
+    for slot in range(len(view.get("rack", []))):
+        for side in (0, 1):
+            if face_rect(slot, side).collidepoint(pos):
+                return slot, side
+    return None
+
+
+def square_at(view: Mapping[str, Any], pos: tuple[int, int]) -> tuple[int, int] | None:
+    rows, cols = view.get("rows", 0), view.get("cols", 0)
+    col, row = (pos[0] - BOARD_X) // CELL, (pos[1] - BOARD_Y) // CELL
+    if 0 <= row < rows and 0 <= col < cols and square_rect(row, col).collidepoint(pos):
+        return row, col
+    return None
+
+
+def phases(word: Mapping[str, Any]) -> str:
+    """A word's scoring phases as they add up, e.g. 'WHITER 12 x2 +25 = 49'."""
+    text = f"{word['word']} {word['basic']}"
+    if word["doubled"]:
+        text += " x2"
+    if word["pattern_bonus"]:
+        text += f" +{word['pattern_bonus']}"
+    return f"{text} = {word['points']}"
+
+
+class PrismWordsScene(Scene):
+    name = "prism-words"
+    game_id = "prism-words"
+
+    def __init__(self, res: Resources) -> None:
+        super().__init__(res)
+        self.staged: list[Staged] = []
+        self.selected: tuple[int, int] | None = None  # (rack slot, side)
+        self.drag: Drag | None = None
+        self.round_key: Any = None
+
+    # --- state ------------------------------------------------------------------------------------
+    def enter(self, frame: Frame) -> None:
+        self._sync(frame)
+
+    def update(self, frame: Frame) -> None:
+        self._sync(frame)
+
+    def _sync(self, frame: Frame) -> None:
+        """Drop the staged blocks and the selection when the round moves on (a move was taken)."""
+        view = frame.table
+        key = (frame.round_number, tuple(item["block"] for item in view.get("rack", [])),
+               len(view.get("grid", [])), view.get("step"))
+        if key != self.round_key:
+            self.round_key = key
+            self.staged, self.selected, self.drag = [], None, None
+
+    def _pending_star(self) -> Staged | None:
+        return next((s for s in self.staged if s.star and s.letter is None), None)
+
+    # --- input ------------------------------------------------------------------------------------
+    def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
+        self._sync(frame)
+        view = frame.table
+        if view.get("step") != "play":
+            return []
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            face = face_at(view, event.pos)
+            if face is not None and not self._is_staged(view, face[0]):
+                self.drag = Drag(face[0] * 2 + face[1], event.pos, event.pos)
+            return []
+        if event.type == pygame.MOUSEMOTION and self.drag is not None:
+            self.drag.pos = event.pos
+            return []
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            return self._release(view, event.pos)
+        return []
+
+    def _release(self, view: Mapping[str, Any], pos: tuple[int, int]) -> list[object]:
+        drag, self.drag = self.drag, None
+        if drag is not None:
+            drag.pos = pos
+            slot, side = divmod(drag.index, 2)
+            if drag.moved:
+                self._stage(view, slot, side, square_at(view, pos))
+            else:  # a tap selects the block with the face tapped; the same face again drops it
+                self.selected = None if self.selected == (slot, side) else (slot, side)
+            return []
+        pending = self._pending_star()
+        if pending is not None:
+            for index, letter in enumerate(LETTERS):
+                if letter_rect(index).collidepoint(pos):
+                    pending.letter = letter
+            return []
+        button = hit(self._buttons(), pos)
+        if button is not None:
+            return self._press(button.action)
+        square = square_at(view, pos)
+        if square is None:
+            return []
+        taken = next((s for s in self.staged if (s.row, s.col) == square), None)
+        if taken is not None:
+            self.staged.remove(taken)
+        elif self.selected is not None:
+            self._stage(view, *self.selected, square)
+            self.selected = None
+        return []
+
+    def _is_staged(self, view: Mapping[str, Any], slot: int) -> bool:
+        return any(s.block == view["rack"][slot]["block"] for s in self.staged)
+
+    def _stage(self, view: Mapping[str, Any], slot: int, side: int, square: tuple[int, int] | None) -> None:
+        if square is None or self._is_staged(view, slot):
+            return
+        filled = {(item["row"], item["col"]) for item in view.get("grid", [])}
+        if square in filled or any((s.row, s.col) == square for s in self.staged):
+            return
+        block = view["rack"][slot]
+        face = ("left", "right")[side]
+        shown = block[face]
+        star = shown == "*"
+        self.staged.append(Staged(block["block"], face, *square, None if star else shown[0], star))
+
+    def _buttons(self) -> list[Button]:
+        ready = bool(self.staged) and self._pending_star() is None
+        lamps = {"play": "flash" if ready else "off", "clear": "on" if self.staged else "off"}
+        return [Button(b.action, b.label, b.rect, lamps.get(b.action, "on")) for b in BUTTONS]
+
+    def _press(self, action: str) -> list[object]:
+        if action == "clear":
+            self.staged = []
+            return []
+        if action == "play":
+            items = [s.decision_item() for s in self.staged]
+            return [PlayerDecision(Decision("play", {"placements": items}))]
+        return [PlayerDecision(Decision(action))]
+
+    # --- drawing ----------------------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface, frame: Frame) -> None:
+        self._sync(frame)
+        view = frame.table
+        kit = self.res.kit
+        surface.fill(FELT_DARK)
+        kit.text(surface, "PRISM WORDS", (BOARD_X, 8), 44, GOLD, bold=True)
+        if not view.get("rows"):
+            return
+        self._draw_grid(surface, view)
+        self._draw_scores(surface, view)
+        self._draw_words(surface, view)
+        self._draw_rack(surface, view)
+        if view.get("step") == "play":
+            draw_all(surface, kit, self._buttons(), frame.now)
+
+    def _face(self, surface: pygame.Surface, rect: pygame.Rect, letter: str, value: int | None, boxed: bool,
+              star: bool = False) -> None:
+        """A block face: its letter, its numeral in the corner, boxed on a left face; a star face gold."""
+        kit = self.res.kit
+        pygame.draw.rect(surface, STAR_FACE if star else IVORY, rect, border_radius=6)
+        size = rect.height * 3 // 5
+        kit.text(surface, letter, (rect.centerx - rect.width // 10, rect.centery + 2), size, INK, bold=True,
+                 anchor="center")
+        if value is not None:
+            corner = (rect.right - 4, rect.y + 3)
+            numeral = kit.text(surface, str(value), corner, max(14, rect.height // 4), INK, bold=True,
+                               anchor="topright")
+            if boxed:
+                pygame.draw.rect(surface, INK, numeral.inflate(6, 2), width=2)
+
+    def _draw_grid(self, surface: pygame.Surface, view: Mapping[str, Any]) -> None:
+        rows, cols = view["rows"], view["cols"]
+        frame_rect = pygame.Rect(BOARD_X - 10, BOARD_Y - 10, cols * CELL + 16, rows * CELL + 16)
+        pygame.draw.rect(surface, FELT_EDGE, frame_rect, border_radius=12)
+        centre = tuple(view["centre"])
+        last = {tuple(cell): move["seat"] for move in view.get("last_moves", []) if move["kind"] == "play"
+                for cell in ((p["row"], p["col"]) for p in move["placements"])}
+        for row in range(rows):
+            for col in range(cols):
+                rect = square_rect(row, col)
+                pygame.draw.rect(surface, FELT, rect, border_radius=5)
+                if (row, col) == centre:  # the wedge-shaped centre pocket
+                    pygame.draw.polygon(surface, GOLD, [rect.topleft, rect.topright, rect.midbottom], width=3)
+        for item in view.get("grid", []):
+            rect = square_rect(item["row"], item["col"])
+            value = None if item["star"] else item["value"]
+            self._face(surface, rect, item["letter"], value, item["face"] == "left", item["star"])
+            seat = last.get((item["row"], item["col"]))
+            if seat is not None:
+                pygame.draw.rect(surface, CYAN if seat == 0 else RED, rect, width=3, border_radius=6)
+        for staged in self.staged:
+            rect = square_rect(staged.row, staged.col)
+            block = next((b for b in view.get("rack", []) if b["block"] == staged.block), None)
+            shown = block[staged.face] if block else "?"
+            value = None if staged.star else int(shown[1:])
+            self._face(surface, rect, staged.letter or "?", value, staged.face == "left", staged.star)
+            pygame.draw.rect(surface, AMBER, rect, width=4, border_radius=6)
+
+    def _draw_scores(self, surface: pygame.Surface, view: Mapping[str, Any]) -> None:
+        kit = self.res.kit
+        panel(surface, SCORES)
+        scores = view.get("scores", [])
+        names = ["YOU"] + [f"MACHINE {i}" if len(scores) > 2 else "MACHINE" for i in range(1, len(scores))]
+        for i, (name, score) in enumerate(zip(names, scores, strict=False)):
+            x = SCORES.x + 24 + i * 260
+            turn = view.get("turn") == i and view.get("step") == "play"
+            kit.text(surface, name + (" *" if turn else ""), (x, SCORES.y + 10), 26, LIGHT_GREY, bold=True)
+            kit.text(surface, str(score), (x, SCORES.y + 44), 56, CYAN if i == 0 else WHITE, bold=True)
+        kit.text(surface, f"BAG {view.get('bag', 0)}", (SCORES.right - 24, SCORES.y + 10), 28, LIGHT_GREY,
+                 bold=True, anchor="topright")
+
+    def _draw_words(self, surface: pygame.Surface, view: Mapping[str, Any]) -> None:
+        kit = self.res.kit
+        panel(surface, WORDS)
+        if self._pending_star() is not None:
+            kit.text(surface, "THE STAR STANDS FOR WHICH LETTER?", (WORDS.centerx, WORDS.y + 60), 36, GOLD,
+                     bold=True, anchor="center")
+            for index, letter in enumerate(LETTERS):
+                rect = letter_rect(index)
+                pygame.draw.rect(surface, STAR_FACE, rect, border_radius=8)
+                kit.text(surface, letter, rect.center, 40, INK, bold=True, anchor="center")
+            return
+        y = WORDS.y + 16
+        for move in view.get("last_moves", [])[-5:]:
+            who = "YOU" if move["seat"] == 0 else f"SEAT {move['seat']}"
+            if move["kind"] != "play":
+                kit.text(surface, f"{who}: {move['kind'].upper()}", (WORDS.x + 20, y), 28, LIGHT_GREY)
+                y += 40
+                continue
+            words = "   ".join(phases(word) for word in move["words"])
+            if move["rack_bonus"]:
+                words += f"   ALL SIX +{move['rack_bonus']}"
+            text = f"{who}: {words}   ({move['points']})"
+            size = kit.fit(text, WORDS.width - 40, 30)
+            kit.text(surface, text, (WORDS.x + 20, y), size, WHITE if move["seat"] == 0 else LIGHT_GREY)
+            y += 44
+        result = view.get("result")
+        if result:
+            title = {"win": "YOU WIN", "tie": "TIE", "loss": "MACHINE WINS"}[result]
+            adjust = view.get("end_adjustments") or []
+            kit.text(surface, f"RACKS LEFT: {', '.join(f'{a:+d}' for a in adjust)}",
+                     (WORDS.centerx, WORDS.bottom - 80), 28, LIGHT_GREY, anchor="midbottom")
+            kit.text(surface, title, (WORDS.centerx, WORDS.bottom - 20), 56, GOLD, bold=True,
+                     anchor="midbottom")
+        elif view.get("step") == "play":
+            kit.text(surface, "TAP A BLOCK'S FACE, THEN A SQUARE (OR DRAG IT); THEN PLAY",
+                     (WORDS.centerx, WORDS.bottom - 20), 26, AMBER, bold=True, anchor="midbottom")
+
+    def _draw_rack(self, surface: pygame.Surface, view: Mapping[str, Any]) -> None:
+        for slot, block in enumerate(view.get("rack", [])):
+            if self._is_staged(view, slot):
+                continue
+            for side, face in enumerate(("left", "right")):
+                rect = face_rect(slot, side)
+                if self.drag is not None and self.drag.index == slot * 2 + side and self.drag.moved:
+                    continue
+                shown = block[face]
+                star = shown == "*"
+                self._face(surface, rect, shown[0], None if star else int(shown[1:]), side == 0, star)
+                if self.selected == (slot, side):
+                    pygame.draw.rect(surface, GOLD, rect.inflate(8, 8), width=5, border_radius=8)
+        if self.drag is not None and self.drag.moved:
+            slot, side = divmod(self.drag.index, 2)
+            if slot < len(view.get("rack", [])):
+                shown = view["rack"][slot][("left", "right")[side]]
+                rect = pygame.Rect(0, 0, CELL, CELL)
+                rect.center = self.drag.pos
+                star = shown == "*"
+                self._face(surface, rect, shown[0], None if star else int(shown[1:]), side == 0, star)

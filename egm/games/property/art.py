@@ -1,0 +1,67 @@
+"""Property on the cabinet's generic screens: its attract art, its tile on the game menu, and its
+rules and pay screens, generated from the pay table the cabinet runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from egm.games.descriptor import InfoPage
+from egm.games.property.scene import GROUP_COLOURS, PAPER
+from egm.video.scene import Frame, Resources
+from egm.video.theme import WHITE
+
+DEEDS = ("Boardwalk", "Park Place", "Illinois Avenue", "St. Charles Place", "Marvin Gardens")
+DEED_GROUPS = ("dark_blue", "dark_blue", "red", "pink", "yellow")
+
+
+def _deed(surface: pygame.Surface, res: Resources, rect: pygame.Rect, name: str, group: str) -> None:
+    pygame.draw.rect(surface, PAPER, rect, border_radius=8)
+    band = pygame.Rect(rect.x + 8, rect.y + 8, rect.width - 16, rect.height // 4)
+    pygame.draw.rect(surface, GROUP_COLOURS[group], band, border_radius=4)
+    res.kit.text(surface, "TITLE DEED", band.center, 16, WHITE, bold=True, anchor="center")
+    for k, word in enumerate(name.upper().split()):
+        res.kit.text(surface, word, (rect.centerx, band.bottom + 24 + 26 * k), 20, (20, 20, 24), bold=True,
+                     anchor="center")
+
+
+def attract(surface: pygame.Surface, res: Resources, rect: pygame.Rect, frame: Frame) -> None:
+    """Title deeds dealt one after another."""
+    shown = int(frame.now * 1.5) % (len(DEEDS) + 2)
+    for i, (name, group) in enumerate(zip(DEEDS, DEED_GROUPS, strict=True)):
+        if i < shown:
+            deed = pygame.Rect(rect.centerx - 380 + i * 155, rect.centery - 110, 140, 200)
+            _deed(surface, res, deed, name, group)
+    res.kit.text(surface, "buy, build and trade: the richest at the bell is paid", (rect.centerx, rect.y), 40,
+                 WHITE, anchor="midtop")
+
+
+def tile(surface: pygame.Surface, res: Resources, rect: pygame.Rect, frame: Frame) -> None:
+    for i in range(3):
+        _deed(surface, res, pygame.Rect(rect.centerx - 190 + i * 130, rect.y + 150, 120, 168), DEEDS[i],
+              DEED_GROUPS[i])
+
+
+def info_pages(paytable: Any) -> list[InfoPage]:
+    """The rules, then the pays of this pay table."""
+    rules = paytable.rules
+    form = rules.short_form
+    play = InfoPage("PROPERTY: HOW TO PLAY", (
+        f"You and {rules.opponents_default} machine opponent(s) start with ${rules.starting_cash:,}"
+        + (f" and {form.quick_start_deeds} title deeds each." if form.quick_start_deeds else "."),
+        "Throw the dice and go round the board: buy what you land on, or it goes to auction.",
+        "Own a whole colour group to double its rent and build houses and hotels evenly.",
+        f"Mortgage at the printed value; lift at {rules.mortgage_interest_percent}% more. Trade titles "
+        "with the machine.",
+        f"The game ends after {form.rounds} rounds or the first bankruptcy: the highest net worth "
+        "(cash, titles at price, buildings at cost) wins.",
+    ))
+    tiers = sorted(rules.margin_pays, key=lambda tier: tier.min_margin, reverse=True)
+    pays = [f"Place {k + 1}: {pay} x bet" for k, pay in enumerate(rules.place_pays)]
+    pays += [f"Plus, ahead of the best opponent by ${tier.min_margin:+,} or more: {tier.pays} x bet"
+             for tier in tiers]
+    pays.append(f"Awards: a hotel built {rules.awards.hotel} x bet; a whole colour group held at the end "
+                f"{rules.awards.monopoly} x bet.")
+    pays.append(f"The stake is {rules.stake_units} x bet. Pay table {paytable.id}.")
+    return [play, InfoPage("PROPERTY: PAYS", tuple(pays))]

@@ -1,0 +1,352 @@
+"""Property on the cabinet: the `Game` plug-in.
+
+The stake (`stake_units` units of the bet) buys one short-form game: the customer (seat 0) against
+the pay table's machine opponents. `new_round` draws the game's seed from the cabinet's DRBG; the
+table's own DRBG stream, seeded by it, shuffles both decks and throws every die (table.py). The round
+waits only on the customer's real decisions; machine turns, rent, taxes and cards move on by
+themselves. The decisions, by step:
+
+* "turn" (before a throw) and "jail" (a turn in Jail): `roll`; `build`, `sell_building`,
+  `mortgage`, `unmortgage` (`{"space": n}`); `trade` (`{"with": seat, "give": [spaces],
+  "get": [spaces], "cash": dollars the customer pays, negative to receive}`); in Jail also
+  `pay_fine` and `use_card`.
+* "buy" (an unowned title landed on): `buy` or `decline` (then an auction); `mortgage` and
+  `sell_building` to raise the price.
+* "auction": `bid` (`{"amount": dollars}`, 0 to pass; a scarce building the customer wins without
+  having asked for it goes on its first legal site).
+
+Anything else, or anything the rules forbid, is refused with a sentence and nothing moves. The record
+is the seed, the opponents and every accepted decision; `restore` replays them, so a round comes back
+at the same decision with the same dice and cards.
+
+>>> from egm.config import PROJECT_ROOT
+>>> from egm.rom.paytable import parse_paytable
+>>> from types import SimpleNamespace
+>>> path = PROJECT_ROOT / "paytables" / "property.toml"
+>>> header, rules = parse_paytable(path, path.read_bytes())
+>>> game = PropertyGame(SimpleNamespace(header=header, rules=rules))
+>>> round_ = game.new_round(game.default_wager(1), Rng.from_seed(7), {})
+>>> round_.step, round_.awaiting
+('play', 'turn')
+>>> while not round_.finished:
+...     round_.decide(round_.reference_decision())
+>>> game.restore(round_.to_record()).view() == round_.view()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, RoundView, Wager
+from egm.games.property.board import Board
+from egm.games.property.paytable import PropertyRules
+from egm.games.property.strategy import MACHINE_STRATEGIES, ReserveStrategy
+from egm.games.property.table import Flow, Refused, Request, Table, Trade
+from egm.games.record import open_record, seal
+from egm.rng import Rng
+
+CUSTOMER = 0
+RECORD_FORMAT = 1
+RESULT_TITLES = {"win": "YOU WIN BY", "tie": "A TIE", "loss": "YOU LOSE BY"}
+LOG_EVENTS = 12  # the latest events the view carries for the table's log
+SPACE_ACTIONS = ("build", "sell_building", "mortgage", "unmortgage")
+ALLOWED = {
+    "turn": ("roll", *SPACE_ACTIONS, "trade"),
+    "jail": ("roll", "pay_fine", "use_card", *SPACE_ACTIONS, "trade"),
+    "buy": ("buy", "decline", "mortgage", "sell_building"),
+    "auction": ("bid",),
+}
+
+
+def draw_game_seed(rng: Rng) -> int:
+    """The game's 63-bit seed, drawn from the cabinet's DRBG."""
+    return int.from_bytes(rng.read(8), "little") >> 1
+
+
+class PropertyGame(Game):
+    game_id: ClassVar[str] = "property"
+    title: ClassVar[str] = "Property"
+    # The cabinet's game states only move forward, so the round is "play" until it is complete; what
+    # the customer is asked now ("turn", "jail", "buy", "auction") is `PropertyRound.awaiting`.
+    steps: ClassVar[tuple[str, ...]] = ("play", "complete")
+
+    def __init__(self, paytable: Any) -> None:
+        super().__init__(paytable)
+        self.rules: PropertyRules = paytable.rules
+        strategy = paytable.header.strategy
+        if strategy not in MACHINE_STRATEGIES:
+            raise ValueError(f"pay table strategy '{strategy}' is not a Property machine strategy; "
+                             f"use one of {sorted(MACHINE_STRATEGIES)}")
+        self.strategy: ReserveStrategy = MACHINE_STRATEGIES[strategy]
+        self.board = Board(self.rules)
+        self.spaces = [self.board.space_json(i) for i in range(len(self.board.names))]  # for the scene
+
+    def default_wager(self, denom_cents: int) -> Wager:
+        bet = self.paytable.header.default_bet_credits
+        return Wager(bet_credits=bet, stake_credits=self.wager_offer().stake_credits(bet, {}),
+                     denom_cents=denom_cents)
+
+    def new_round(self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int],
+                  opponents: int | None = None, log: bool = True) -> PropertyRound:
+        """Draw the game's seed (its only randomness from the cabinet) and play up to the customer's
+        first decision. `opponents` defaults to the pay table's `opponents_default`; `log=False`
+        (the lab) keeps no event log."""
+        self.check_wager(wager)
+        opponents = self.rules.opponents_default if opponents is None else opponents
+        if not 1 <= opponents <= self.rules.opponents_max:
+            raise ValueError(f"this pay table allows 1 to {self.rules.opponents_max} opponents, "
+                             f"not {opponents}")
+        return PropertyRound(self, wager, draw_game_seed(rng), opponents, log)
+
+    def restore(self, record: Mapping[str, Any]) -> PropertyRound:
+        opened = open_record(record, self.game_id, RECORD_FORMAT)
+        body = opened.body
+        round_ = PropertyRound(self, opened.wager, body["seed"], body["opponents"])
+        for decision in body["decisions"]:
+            round_.decide(Decision.from_record(decision))
+        return round_
+
+
+class PropertyRound(Round):
+    def __init__(self, game: PropertyGame, wager: Wager, seed: int, opponents: int,
+                 log: bool = True) -> None:
+        self.game = game
+        self.wager = wager
+        self.seed = seed
+        self.opponents = opponents
+        self.decisions: list[dict[str, Any]] = []
+        strategies = [None, *[game.strategy] * opponents]
+        self.table = Table(game.board, game.rules, 1 + opponents, seed, strategies, log=log)
+        self._flow: Flow = self.table.play()
+        self.request: Request | None = None
+        self._seen = 0  # events already shown when the customer last decided
+        self._advance(None)
+
+    def _advance(self, answer: Any) -> None:
+        """Run the table until it asks the customer again or the game ends."""
+        try:
+            self.request = self._flow.send(answer)
+        except StopIteration:
+            self.request = None
+
+    @property
+    def step(self) -> str:
+        return "complete" if self.request is None else "play"
+
+    @property
+    def awaiting(self) -> str:
+        """The decision the customer owes now: "turn", "jail", "buy", "auction" ("" once complete)."""
+        return "" if self.request is None else self.request.kind
+
+    def decide(self, decision: Decision) -> None:
+        answer = self._check(decision)
+        self.decisions.append(decision.to_record())
+        self._seen = len(self.table.events or ())
+        if answer is not None:
+            self._advance(answer)
+
+    def _space(self, decision: Decision) -> int:
+        space = decision.args.get("space")
+        if not isinstance(space, int) or isinstance(space, bool):
+            raise DecisionRefused(f"'{decision.kind}' needs the whole-number index of a space (0-39)")
+        return space
+
+    def _check(self, decision: Decision) -> Any:
+        """Check a decision and apply an any-time action; return the answer the table's flow is
+        waiting for (None when the flow does not move on). Raises DecisionRefused, changing nothing."""
+        if self.request is None:
+            raise DecisionRefused("the game is over; no decision is taken now")
+        seat = decision.args.get("seat", CUSTOMER)
+        if seat != CUSTOMER or self.request.seat != CUSTOMER:
+            raise DecisionRefused(f"it is not seat {seat}'s turn to decide; the customer plays seat "
+                                  f"{CUSTOMER}")
+        kind, step = decision.kind, self.request.kind
+        if kind not in ALLOWED[step]:
+            raise DecisionRefused(f"'{kind}' is not a decision now; while the game waits on '{step}' the "
+                                  f"choices are {', '.join(ALLOWED[step])}")
+        table = self.table
+        try:
+            if kind in SPACE_ACTIONS:
+                space = self._space(decision)
+                if kind == "build":
+                    table.check_build(CUSTOMER, space)
+                    if table.building_scarce(CUSTOMER, space):
+                        return ("build", space)  # the flow auctions the scarce building
+                table.act(CUSTOMER, kind, space)
+                return None
+            if kind == "trade":
+                self._trade(decision)
+                return None
+            if kind == "use_card":
+                table.check_jail_card(CUSTOMER)
+                return "card"
+        except Refused as exc:
+            raise DecisionRefused(str(exc)) from exc
+        return self._flow_answer(decision)
+
+    def _flow_answer(self, decision: Decision) -> Any:
+        table, request, kind = self.table, self.request, decision.kind
+        assert request is not None
+        cash = table.seats[CUSTOMER].cash
+        if kind == "roll":
+            return "roll"
+        if kind == "pay_fine":
+            if cash < table.rules.jail_fine:
+                raise DecisionRefused(f"the fine is ${table.rules.jail_fine} and you have ${cash}; "
+                                      "roll instead")
+            return "fine"
+        if kind == "buy":
+            price = table.board.price[request.space]
+            if cash < price:
+                raise DecisionRefused(f"{table.board.names[request.space]} costs ${price} and you have "
+                                      f"${cash}; mortgage or sell first, or decline")
+            return True
+        if kind == "decline":
+            return False
+        amount = decision.args.get("amount")
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+            raise DecisionRefused("a bid is a whole number of dollars, 0 to pass")
+        if amount > cash:
+            raise DecisionRefused(f"you cannot bid ${amount} with ${cash} in cash")
+        return amount
+
+    def _trade(self, decision: Decision) -> None:
+        args = decision.args
+        other, cash = args.get("with"), args.get("cash", 0)
+        give, get = args.get("give", []), args.get("get", [])
+        if args.get("buildings"):
+            raise Refused("buildings are never traded; they are sold back to the Bank only")
+        whole = all(isinstance(v, int) and not isinstance(v, bool) for v in [other, cash, *give, *get])
+        if not (whole and isinstance(give, list) and isinstance(get, list)):
+            raise Refused("a trade needs 'with' (a seat), 'give' and 'get' (lists of spaces) and 'cash' "
+                          "(whole dollars)")
+        trade = Trade(CUSTOMER, other, tuple(give), tuple(get), cash)
+        self.table.check_trade(trade)
+        strategy = self.table.strategies[other]
+        accepted = strategy is not None and strategy.accept_trade(self.table, other, trade)
+        if accepted:
+            self.table.trade(trade)
+        self.table.last_trade = {"with": other, "give": list(give), "get": list(get), "cash": cash,
+                                 "accepted": accepted}
+
+    def reference_decision(self) -> Decision:
+        """What `property-reserve/1` decides on the customer's seat (autoplay and the lab use it)."""
+        return self.strategy_decision(self.game.strategy)
+
+    def strategy_decision(self, strategy: Any) -> Decision:
+        request, table = self.request, self.table
+        if request is None:
+            raise RuntimeError("the game is over; there is no decision to take")
+        if request.kind in ("turn", "jail"):
+            action = strategy.next_action(table, CUSTOMER)
+            if action is not None:
+                return Decision(action[0], {"space": action[1]})
+            if request.kind == "jail":
+                choice = strategy.jail(table, CUSTOMER)
+                return Decision({"card": "use_card", "fine": "pay_fine"}.get(choice, "roll"))
+            return Decision("roll")
+        if request.kind == "buy":
+            return Decision("buy" if strategy.buy(table, CUSTOMER, request.space) else "decline")
+        bid = min(max(0, strategy.bid(table, CUSTOMER, request)), table.seats[CUSTOMER].cash)
+        return Decision("bid", {"amount": bid})
+
+    # -- the result ----------------------------------------------------------------------------------
+
+    def net_worths(self) -> list[int]:
+        return [0 if seat.bankrupt else self.table.net_worth(s) for s, seat in enumerate(self.table.seats)]
+
+    @property
+    def place(self) -> int:
+        worths = self.net_worths()
+        return 1 + sum(1 for worth in worths[1:] if worth > worths[CUSTOMER])
+
+    @property
+    def margin(self) -> int:
+        worths = self.net_worths()
+        return worths[CUSTOMER] - max(worths[1:])
+
+    def awards(self) -> list[str]:
+        table = self.table
+        awards = []
+        if table.seats[CUSTOMER].built_hotel:
+            awards.append("hotel")
+        if any(all(table.owner[s] == CUSTOMER for s in group) for group in table.board.groups):
+            awards.append("monopoly")
+        return [name for name in awards if getattr(self.game.rules.awards, name)]
+
+    @property
+    def result(self) -> str:
+        margin = self.margin
+        return "win" if margin > 0 else "tie" if margin == 0 else "loss"
+
+    def outcome(self) -> Outcome:
+        if not self.finished:
+            raise RuntimeError("the game is not over yet; the outcome exists once the short form ends")
+        rules = self.game.rules
+        awards = self.awards()
+        units = (rules.place_pays[self.place - 1] + rules.margin_units(self.margin)
+                 + sum(getattr(rules.awards, name) for name in awards))
+        return Outcome(
+            win_credits=units * self.wager.bet_credits,
+            result_code=f"P{self.place}{self.margin:+d}",
+            summary={"result": self.result, "place": self.place, "margin": self.margin,
+                     "net_worth": self.net_worths(), "awards": awards,
+                     "bankrupt": [seat.bankrupt for seat in self.table.seats]},
+        )
+
+    def to_record(self) -> dict[str, Any]:
+        return seal(self.game.game_id, RECORD_FORMAT, self.wager,
+                    {"seed": self.seed, "opponents": self.opponents, "decisions": list(self.decisions)})
+
+    def view(self) -> RoundView:
+        text = ""
+        if self.finished:
+            text = RESULT_TITLES[self.result] + (f" ${abs(self.margin):,}" if self.margin else "")
+        return RoundView(
+            game_id=self.game.game_id,
+            step=self.step,
+            bet_credits=self.wager.bet_credits,
+            stake_credits=self.wager.stake_credits,
+            decision_awaited=not self.finished,
+            auto_decision=not self.finished,
+            win_credits=self.outcome().win_credits if self.finished else None,
+            result_text=text,
+            table=self.table_view(),
+        )
+
+    def table_view(self) -> dict[str, Any]:
+        """The table scene's own data (egm/games/property/scene.py reads it)."""
+        table, request = self.table, self.request
+        events = table.events or []
+        waiting = None
+        if request is not None:
+            waiting = {"seat": request.seat, "kind": request.kind, "space": request.space, "lot": request.lot}
+        legal = {kind: table.legal(CUSTOMER, kind) for kind in SPACE_ACTIONS} if request else {}
+        return {
+            "game": self.game.game_id,
+            "step": self.step,
+            "decision": self.awaiting,
+            "spaces": self.game.spaces,
+            "round": table.round,
+            "rounds": self.game.rules.short_form.rounds,
+            "waiting": waiting,
+            "choices": list(ALLOWED[request.kind]) if request else [],
+            "legal": legal,
+            "seats": [{"cash": seat.cash, "position": seat.position, "in_jail": seat.in_jail,
+                       "jail_cards": len(seat.jail_cards), "bankrupt": seat.bankrupt, "net_worth": worth}
+                      for seat, worth in zip(table.seats, self.net_worths(), strict=True)],
+            "owner": list(table.owner),
+            "houses": list(table.houses),
+            "mortgaged": list(table.mortgaged),
+            "bank_houses": table.bank_houses,
+            "bank_hotels": table.bank_hotels,
+            "last_card": list(table.last_card) if table.last_card else None,
+            "last_trade": table.last_trade,
+            "recent": events[self._seen:],
+            "log": events[-LOG_EVENTS:],
+            "result": self.result if self.finished else None,
+            "final": ({"place": self.place, "margin": self.margin, "awards": self.awards()}
+                      if self.finished else None),
+        }

@@ -1,0 +1,331 @@
+"""The Property table: the 40 spaces round the board with their colour bands, the owners, houses,
+hotels and mortgages, every seat's token, cash and deeds, the card drawn, and a log of what happened.
+
+Everything shown comes from the round's `view()` (egm.games.property.game); the scene keeps only the
+space the customer selected. The customer's choices are buttons: the step's own (ROLL, BUY, DECLINE,
+PAY $50, USE CARD, bids) and, for a selected space, BUILD, SELL HOUSE, MORTGAGE, LIFT MORTGAGE, and a
+trade at the title's price (ASK TO BUY a machine's title, OFFER TO SELL one's own). The panel's HOUSE
+WAY button plays the reference decision (the controller's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from egm.events import PlayerDecision
+from egm.games.base import Decision
+from egm.video.scene import Frame, Resources, Scene
+from egm.video.theme import AMBER, CYAN, FELT, FELT_DARK, GOLD, GREEN, LIGHT_GREY, RED, WHITE, panel
+
+BOARD = pygame.Rect(16, 16, 898, 898)
+CORNER = 116
+SIDE_CELL = (BOARD.width - 2 * CORNER) // 9  # 74
+PANEL_RECT = pygame.Rect(934, 16, 970, 898)
+GROUP_COLOURS = {
+    "purple": (120, 60, 150), "light_blue": (140, 200, 240), "pink": (220, 80, 160),
+    "brown": (150, 90, 40), "red": (210, 40, 40), "yellow": (240, 210, 40), "green": (30, 150, 70),
+    "dark_blue": (30, 60, 160),
+}
+SEAT_COLOURS = (CYAN, RED, AMBER, (180, 120, 255))
+PAPER = (232, 236, 222)
+INK = (20, 20, 24)
+BUTTON_H = 64
+LOG_LINES = 9
+
+
+def space_rect(index: int) -> pygame.Rect:
+    """Space 0 (Go) is the bottom-right corner; play runs left along the bottom, up the left side,
+    right along the top and down the right side."""
+    side, step = divmod(index, 10)
+    if step == 0:  # a corner
+        x = (BOARD.right - CORNER, BOARD.x, BOARD.x, BOARD.right - CORNER)[side]
+        y = (BOARD.bottom - CORNER, BOARD.bottom - CORNER, BOARD.y, BOARD.y)[side]
+        return pygame.Rect(x, y, CORNER, CORNER)
+    offset = CORNER + (step - 1) * SIDE_CELL
+    if side == 0:
+        return pygame.Rect(BOARD.right - offset - SIDE_CELL, BOARD.bottom - CORNER, SIDE_CELL, CORNER)
+    if side == 1:
+        return pygame.Rect(BOARD.x, BOARD.bottom - offset - SIDE_CELL, CORNER, SIDE_CELL)
+    if side == 2:
+        return pygame.Rect(BOARD.x + offset, BOARD.y, SIDE_CELL, CORNER)
+    return pygame.Rect(BOARD.right - CORNER, BOARD.y + offset, CORNER, SIDE_CELL)
+
+
+def band_rect(index: int) -> pygame.Rect:
+    """The colour band on the inner edge of a side space."""
+    rect = space_rect(index)
+    side = index // 10
+    depth = 26
+    if side == 0:
+        return pygame.Rect(rect.x, rect.y, rect.width, depth)
+    if side == 1:
+        return pygame.Rect(rect.right - depth, rect.y, depth, rect.height)
+    if side == 2:
+        return pygame.Rect(rect.x, rect.bottom - depth, rect.width, depth)
+    return pygame.Rect(rect.x, rect.y, depth, rect.height)
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    decision: Decision
+    rect: pygame.Rect
+
+
+def short_name(name: str) -> str:
+    return name.replace("Avenue", "Ave.").replace("Railroad", "R.R.").replace("North Carolina", "N. Carolina")
+
+
+def describe(event: dict[str, Any], spaces: list[dict[str, Any]]) -> str:
+    """One line of the log for one event."""
+    who = "YOU" if event["seat"] == 0 else f"SEAT {event['seat']}"
+    kind = event["kind"]
+    space = spaces[event["space"]]["name"] if event.get("space", -1) is not None and \
+        0 <= event.get("space", -1) < len(spaces) else ""
+    amount = event.get("amount", 0)
+    if kind == "roll":
+        return f"{who} threw {event['dice'][0]} + {event['dice'][1]}"
+    if kind == "move":
+        return f"{who} to {spaces[event['to']]['name']}"
+    if kind == "card":
+        return f"{who} card: {event.get('text', event['card'])}" if "text" in event else \
+            f"{who} {'pays' if event.get('payer') == event['seat'] else 'gets'} ${amount} ({event['card']})"
+    if kind == "jail":
+        return f"{who} pays the ${amount} fine" if amount else f"{who}: jail ({event.get('reason', 'card')})"
+    texts = {
+        "buy": (f"{who} is dealt {space}" if event.get("quick_start")
+                else f"{who} buys {space} for ${event.get('price', amount)}"),
+        "auction": (f"{who} wins {space} at auction for ${event.get('price')}"
+                    if event.get("winner") is not None else f"no bid for {space}"),
+        "rent": f"{who} pays ${amount} rent to SEAT {event.get('payee')}",
+        "tax": f"{who} pays ${amount} tax",
+        "build": f"{who} builds a {event.get('building')} on {space}",
+        "sell_building": f"{who} sells a {event.get('building')} on {space} for ${amount}",
+        "mortgage": f"{who} pays ${amount} interest on {space}" if event.get("interest")
+        else f"{who} mortgages {space} for ${amount}",
+        "unmortgage": f"{who} lifts the mortgage on {space} for ${amount}",
+        "trade": f"{who} trades with SEAT {event.get('with')} (${amount})",
+        "bankrupt": f"{who} is BANKRUPT",
+        "salary": f"{who} collects ${amount} salary",
+    }
+    return texts.get(kind, f"{who} {kind}")
+
+
+class PropertyScene(Scene):
+    name = "property"
+    game_id = "property"
+
+    def __init__(self, res: Resources) -> None:
+        super().__init__(res)
+        self.selected: int | None = None
+
+    def enter(self, frame: Frame) -> None:
+        self.selected = None
+
+    # --- input ------------------------------------------------------------------------------------
+    def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
+        view = dict(frame.table)
+        if event.type != pygame.MOUSEBUTTONUP or event.button != 1 or not view.get("waiting"):
+            return []
+        for button in self.buttons(view):
+            if button.rect.collidepoint(event.pos):
+                return [PlayerDecision(button.decision)]
+        for index in range(40):
+            if space_rect(index).collidepoint(event.pos):
+                self.selected = None if self.selected == index else index
+                return []
+        return []
+
+    def buttons(self, view: dict[str, Any]) -> list[Button]:
+        return choice_buttons(view, self.selected)
+
+    # --- drawing ----------------------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface, frame: Frame) -> None:
+        view = dict(frame.table)
+        surface.fill(FELT_DARK)
+        if not view.get("spaces"):
+            return
+        self._draw_board(surface, view)
+        self._draw_panel(surface, view)
+
+    def _draw_board(self, surface: pygame.Surface, view: dict[str, Any]) -> None:
+        kit = self.res.kit
+        pygame.draw.rect(surface, FELT, BOARD)
+        kit.text(surface, "PROPERTY", BOARD.center, 64, GOLD, bold=True, anchor="center")
+        kit.text(surface, f"ROUND {view['round']} OF {view['rounds']}", (BOARD.centerx, BOARD.centery + 50),
+                 28,
+                 WHITE, anchor="center")
+        card = view.get("last_card")
+        if card:
+            box = pygame.Rect(0, 0, 520, 110)
+            box.center = (BOARD.centerx, BOARD.centery + 170)
+            pygame.draw.rect(surface, PAPER, box, border_radius=10)
+            deck = "CHANCE" if card[0] == "chance" else "COMMUNITY CHEST"
+            ink = RED if card[0] == "chance" else (30, 60, 160)
+            kit.text(surface, deck, (box.x + 14, box.y + 8), 22, ink,
+                     bold=True)
+            for k, line in enumerate(_wrap(card[1], 44)[:3]):
+                kit.text(surface, line, (box.x + 14, box.y + 36 + 22 * k), 19, INK)
+        for index, space in enumerate(view["spaces"]):
+            self._draw_space(surface, view, index, space)
+        for seat, info in enumerate(view["seats"]):
+            if info["bankrupt"]:
+                continue
+            rect = space_rect(info["position"])
+            centre = (rect.x + 16 + (seat % 2) * 24, rect.bottom - 18 - (seat // 2) * 24)
+            pygame.draw.circle(surface, SEAT_COLOURS[seat], centre, 11)
+            pygame.draw.circle(surface, INK, centre, 11, width=2)
+            if info["in_jail"]:
+                pygame.draw.line(surface, INK, (centre[0] - 11, centre[1]), (centre[0] + 11, centre[1]), 3)
+
+    def _draw_space(self, surface: pygame.Surface, view: dict[str, Any], index: int,
+                    space: dict[str, Any]) -> None:
+        kit = self.res.kit
+        rect = space_rect(index)
+        pygame.draw.rect(surface, PAPER, rect)
+        pygame.draw.rect(surface, INK, rect, width=1)
+        if space["group"]:
+            band = band_rect(index)
+            pygame.draw.rect(surface, GROUP_COLOURS.get(space["group"], WHITE), band)
+            houses = view["houses"][index]
+            if houses == 5:
+                pygame.draw.rect(surface, RED, band.inflate(-band.width // 3, -band.height // 3))
+            for k in range(houses if houses < 5 else 0):
+                horizontal = band.width > band.height
+                size = 10
+                x = band.x + 4 + k * 16 if horizontal else band.centerx - size // 2
+                y = band.centery - size // 2 if horizontal else band.y + 4 + k * 16
+                pygame.draw.rect(surface, GREEN, (x, y, size, size))
+                pygame.draw.rect(surface, INK, (x, y, size, size), width=1)
+        name = space["name"].upper() if space["kind"] in ("go", "jail", "free_parking", "go_to_jail") \
+            else short_name(space["name"])
+        lines = _wrap(name, 10)[:2]
+        for k, line in enumerate(lines):
+            kit.text(surface, line, (rect.centerx, rect.centery - 14 + 14 * k), 12, INK, anchor="center")
+        if space["price"]:
+            kit.text(surface, f"${space['price']}", (rect.centerx, rect.centery + 18), 12, INK,
+                     anchor="center")
+        owner = view["owner"][index]
+        if owner >= 0:
+            pygame.draw.rect(surface, SEAT_COLOURS[owner], rect, width=4)
+        if view["mortgaged"][index]:
+            kit.text(surface, "M", (rect.right - 6, rect.y + 4), 18, RED, bold=True, anchor="topright")
+        if index == self.selected:
+            pygame.draw.rect(surface, GOLD, rect.inflate(4, 4), width=4)
+
+    def _draw_panel(self, surface: pygame.Surface, view: dict[str, Any]) -> None:
+        kit = self.res.kit
+        panel(surface, PANEL_RECT)
+        x, y = PANEL_RECT.x + 20, PANEL_RECT.y + 14
+        for seat, info in enumerate(view["seats"]):
+            name = "YOU" if seat == 0 else f"MACHINE {seat}"
+            colour = SEAT_COLOURS[seat]
+            pygame.draw.circle(surface, colour, (x + 10, y + 16), 9)
+            status = " BANKRUPT" if info["bankrupt"] else " IN JAIL" if info["in_jail"] else ""
+            kit.text(surface, f"{name}{status}", (x + 28, y), 26, colour, bold=True)
+            money = f"CASH ${info['cash']:,}   WORTH ${info['net_worth']:,}"
+            kit.text(surface, money, (x + 330, y + 2), 24, WHITE)
+            deeds = [i for i, owner in enumerate(view["owner"]) if owner == seat]
+            for k, index in enumerate(deeds[:28]):
+                chip = pygame.Rect(x + 28 + k * 32, y + 36, 28, 18)
+                group = view["spaces"][index]["group"]
+                pygame.draw.rect(surface, GROUP_COLOURS.get(group, LIGHT_GREY), chip, border_radius=3)
+                if view["mortgaged"][index]:
+                    pygame.draw.line(surface, INK, chip.topleft, chip.bottomright, 2)
+            y += 70
+        y += 6
+        for event in (view.get("log") or [])[-LOG_LINES:]:
+            line = describe(event, view["spaces"])
+            kit.text(surface, line[:70], (x, y), 22, WHITE if event["seat"] == 0 else LIGHT_GREY)
+            y += 30
+        trade = view.get("last_trade")
+        if trade:
+            verdict = "ACCEPTED" if trade["accepted"] else "REFUSED"
+            kit.text(surface, f"TRADE WITH SEAT {trade['with']}: {verdict}",
+                     (x, PANEL_RECT.bottom - 2 * BUTTON_H - 110), 24, GREEN if trade["accepted"] else RED,
+                     bold=True)
+        result = view.get("result")
+        prompt = {"win": "YOU WIN", "tie": "TIE", "loss": "MACHINE WINS"}.get(result or "", "")
+        final = view.get("final")
+        if final:
+            if final["margin"]:
+                prompt += f" BY ${abs(final['margin']):,}"
+            awards = " + ".join(name.upper() for name in final["awards"])
+            kit.text(surface, f"PLACE {final['place']}" + (f"   AWARDS: {awards}" if awards else ""),
+                     (x, PANEL_RECT.bottom - 2 * BUTTON_H - 20), 28, WHITE, bold=True)
+        if not prompt:
+            waiting = view.get("waiting") or {}
+            space = waiting.get("space", -1)
+            where = view["spaces"][space]["name"] if 0 <= space < 40 else ""
+            prompt = {"turn": "YOUR TURN: ROLL, OR TAP A SPACE TO DEAL",
+                      "jail": "IN JAIL: ROLL FOR DOUBLES, PAY $50 OR USE A CARD",
+                      "buy": f"BUY {where.upper()} FOR ${view['spaces'][space]['price'] if where else ''}?",
+                      "auction": f"AUCTION: {where.upper()} ({waiting.get('lot', '')})",
+                      }.get(view.get("decision", ""), "")
+        kit.text(surface, prompt, (x, PANEL_RECT.bottom - 2 * BUTTON_H - 70), 28, GOLD, bold=True)
+        for button in self.buttons(view) if view.get("waiting") else []:
+            pygame.draw.rect(surface, (50, 46, 80), button.rect, border_radius=10)
+            pygame.draw.rect(surface, GOLD, button.rect, width=3, border_radius=10)
+            size = 22 if len(button.label) < 15 else 18
+            kit.text(surface, button.label, button.rect.center, size, WHITE, bold=True, anchor="center")
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    lines, line = [], ""
+    for word in text.split():
+        if len(line) + len(word) + 1 > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return [*lines, line] if line else lines
+
+
+def choice_buttons(view: dict[str, Any], selected: int | None) -> list[Button]:
+    """The customer's choices now (`selected`: the space tapped, if any), laid out in two rows at the
+    foot of the panel."""
+    step = view.get("decision")
+    choices: list[tuple[str, Decision]] = []
+    cash = view["seats"][0]["cash"]
+    waiting = view.get("waiting") or {}
+    if step in ("turn", "jail"):
+        choices.append(("ROLL", Decision("roll")))
+    if step == "jail":
+        choices += [("PAY $50", Decision("pay_fine")), ("USE CARD", Decision("use_card"))]
+    if step == "buy":
+        if cash >= view["spaces"][waiting["space"]]["price"]:
+            choices.append(("BUY", Decision("buy")))
+        choices.append(("DECLINE", Decision("decline")))
+    if step == "auction":
+        lot = view["spaces"][waiting["space"]]
+        price = lot["price"] if waiting.get("lot") == "property" else 2 * lot["house_cost"]
+        for label, amount in (("PASS", 0), ("BID 1/2", price // 2), ("BID", price)):
+            if amount <= cash:
+                text = label if not amount else f"{label} ${amount}"
+                choices.append((text, Decision("bid", {"amount": amount})))
+    space = selected
+    if space is not None and step in ("turn", "jail", "buy"):
+        legal = view.get("legal", {})
+        for kind, label in (("build", "BUILD"), ("sell_building", "SELL HOUSE"),
+                            ("mortgage", "MORTGAGE"), ("unmortgage", "LIFT MORTGAGE")):
+            if space in legal.get(kind, []):
+                choices.append((label, Decision(kind, {"space": space})))
+        price = view["spaces"][space]["price"]
+        owner = view["owner"][space]
+        if step != "buy" and price and owner > 0:
+            choices.append((f"ASK TO BUY ${price}", Decision(
+                "trade", {"with": owner, "give": [], "get": [space], "cash": price})))
+        if step != "buy" and price and owner == 0 and view["houses"][space] == 0:
+            choices.append((f"OFFER TO SELL ${price}", Decision(
+                "trade", {"with": 1, "give": [space], "get": [], "cash": -price})))
+    width = (PANEL_RECT.width - 40 - 30) // 4
+    out = []
+    for k, (label, decision) in enumerate(choices[:8]):
+        row, col = divmod(k, 4)
+        rect = pygame.Rect(PANEL_RECT.x + 20 + col * (width + 10),
+                           PANEL_RECT.bottom - 2 * BUTTON_H - 30 + row * (BUTTON_H + 10), width, BUTTON_H)
+        out.append(Button(label, decision, rect))
+    return out

@@ -1,0 +1,105 @@
+"""Bad configuration is refused when it is loaded, with a sentence naming the file and key, before any
+money can move (issue 13, item 11): `egm autoplay` exits 2 and creates no wager memory."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from egm.cli import main
+from egm.config import ConfigError, load_cabinet_config, load_jurisdiction
+
+
+def autoplay_with(tmp_path: Path, capsys: pytest.CaptureFixture[str], config: Path) -> tuple[int, str]:
+    nvram = tmp_path / "nv"
+    code = main(
+        ["autoplay", "--nvram", str(nvram), "--game", "dragon-poker", "--games", "1",
+         "--config", str(config), "--json"]
+    )  # fmt: skip
+    assert not nvram.exists()  # refused before the wager memory was touched
+    return code, json.loads(capsys.readouterr().out)["error"]
+
+
+def edited(signed_tree, tmp_path: Path, old: str, new: str) -> Path:
+    text = signed_tree.config_path.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "cabinet.toml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "key"),
+    [
+        ('jurisdiction = "generic"', 'jurisdiction = "mars"', "unknown jurisdiction 'mars'"),
+        ('jurisdiction = "generic"', 'jurisdiction = "../cabinet"', "unknown jurisdiction '../cabinet'"),
+        ("ticket_expiry_days = 30", "ticket_expiry_days = 1000000000", "ticket_expiry_days"),
+        ("denomination_cents = 1\n", "denomination_cents = 1000000000000\n", "denomination_cents"),
+        ("bill_denominations_cents = [", "bill_denominations_cents = [-500, ", "bill_denominations_cents.0"),
+        ("bill_denominations_cents = [", "bill_denominations_cents = [0, ", "bill_denominations_cents.0"),
+        (
+            "bill_denominations_cents = [",
+            "bill_denominations_cents = [10000000000, ",
+            "bill_denominations_cents.0",
+        ),
+        ("bill_denominations_cents = [", "bill_denominations_cents = [100, ", "a note is listed twice"),
+        # the credit limit must fit the 10-digit meters like every amount, and be a known win route
+        ("ticket_expiry_days = 30", "ticket_expiry_days = 30\ncredit_limit_cents = 10000000000",
+         "credit_limit_cents"),
+        ("ticket_expiry_days = 30", "ticket_expiry_days = 30\ncredit_limit_cents = -1", "credit_limit_cents"),
+        ("ticket_expiry_days = 30", 'ticket_expiry_days = 30\ncredit_limit_win = "bank"', "credit_limit_win"),
+    ],
+)
+def test_a_bad_value_is_refused_at_load_time(tmp_path, capsys, signed_tree, old, new, key) -> None:
+    code, error = autoplay_with(tmp_path, capsys, edited(signed_tree, tmp_path, old, new))
+    assert code == 2 and key in error and str(tmp_path / "cabinet.toml") in error
+
+
+def test_a_missing_unreadable_or_garbage_config_is_refused(tmp_path, capsys) -> None:
+    code, error = autoplay_with(tmp_path, capsys, tmp_path / "absent.toml")
+    assert code == 2 and "file not found" in error
+    code, error = autoplay_with(tmp_path, capsys, tmp_path)  # a directory
+    assert code == 2 and "cannot be read" in error
+    garbage = tmp_path / "garbage.toml"
+    garbage.write_bytes(bytes(range(256)))
+    code, error = autoplay_with(tmp_path, capsys, garbage)
+    assert code == 2 and "not valid TOML" in error
+
+
+@pytest.mark.parametrize("name", ["mars", "../cabinet", "generic/../generic", ""])
+def test_a_jurisdiction_is_a_plain_name_of_a_shipped_file(name: str) -> None:
+    with pytest.raises(ConfigError, match="unknown jurisdiction"):
+        load_jurisdiction(name)
+    assert load_jurisdiction("nevada").name
+
+
+def test_the_shipped_config_loads() -> None:
+    config = load_cabinet_config()
+    assert config.jurisdiction == "generic" and 1 <= config.denomination_cents
+
+
+def test_a_denomination_no_pay_table_offers_is_refused(tmp_path, capsys, signed_tree) -> None:
+    config = edited(signed_tree, tmp_path, "denomination_cents = 1\n", "denomination_cents = 2\n")
+    code, error = autoplay_with(tmp_path, capsys, config)
+    assert code == 2 and "denomination_cents 2 is not offered by the dragon-poker pay table" in error
+
+
+def test_an_nvram_path_that_is_a_file_or_a_copy_that_is_a_directory_is_refused(tmp_path, capsys, signed_tree):
+    a_file = tmp_path / "nvram-file"
+    a_file.write_text("not a directory")
+    argv = ["--game", "dragon-poker", "--games", "1", "--config", str(signed_tree.config_path), "--json"]
+    code = main(["autoplay", "--nvram", str(a_file), *argv])
+    report = json.loads(capsys.readouterr().out)
+    assert (
+        code == 3 and report["tilt"] == "ram_error" and "is a file, not a directory" in report["tilt_detail"]
+    )
+    assert report["meters"] == {} and a_file.read_text() == "not a directory"
+    nvram = tmp_path / "nv"
+    (nvram / "copy-b.db").mkdir(parents=True)
+    code = main(["autoplay", "--nvram", str(nvram), *argv])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 3 and "copy-b.db is not a file" in report["tilt_detail"]
+    assert main(["meters", "--nvram", str(a_file), "--json"]) == 2
+    assert "is a file, not a directory" in json.loads(capsys.readouterr().out)["error"]

@@ -1,0 +1,306 @@
+"""Kill -9 soak: a cabinet process is killed at random instants, again and again, and its money checked.
+
+    python tools/soak.py [--kills 1000] [--seed 1] [--max-run 3.0] [--json]
+
+The bill acceptor (ID-003) and the ticket printer (TCL) are wire-protocol simulators served on TCP
+ports by this process, so, like real devices, they outlive each cabinet process: the acceptor's
+cash box and the printer's printed tickets are the physical truth. Each cabinet (a child process,
+every installed game, from a freshly signed ROM manifest) boots, recovers, and plays: the reference
+strategy on a random game, cash-outs (tickets and, above the hand-pay limit, hand pays paid by the
+attendant), the operator menu. Meanwhile this process is the customer: it feeds notes and printed
+tickets into the acceptor. At a random instant the child is killed with SIGKILL; sometimes the same
+power cut also power-cycles the acceptor (so it reports 0x41 / 0x42 at power-up).
+
+After each kill the wager memory is read (read-only, as `egm meters` does) and checked:
+  identity       the accounting identity holds, no accounting error stands, games played = games
+                 finished (+1 in progress), the newest recall entry is the last game finished, and
+                 games played never goes down;
+  cash box       credits in (bills_in + tickets_in) never exceed what the cash box holds (duplicated),
+                 and the cash box never holds more than was credited plus the one pending item (lost);
+  tickets out    tickets the memory counts as issued that never came out of the printer (a kill
+                 between the commit and the paper: the ticket stands as issued and its number stays
+                 redeemable, see docs/wager-memory.md) are counted apart.
+An unreconciled pending item is settled by the next cabinet's attendant from the cash-box count.
+Prints `kills, identity breaks, credits lost, credits duplicated, errors`; exit code 1 unless all
+but kills are 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from egm.config import PROJECT_ROOT, CabinetConfig, load_cabinet_config, load_jurisdiction
+from egm.memory.store import MemoryUnavailable, RamError, read_memory
+from egm.meters import Meters
+from egm.rom.manifest import sign_manifest, write_manifest
+from hardware.sim.id003_sim import Id003Simulator
+from hardware.sim.tcl_sim import TclPrinterSimulator
+from hardware.sim.transport import TcpTransport
+
+DEV_KEY = PROJECT_ROOT / "keys" / "dev-ed25519.key"
+NOTES = (100, 500, 1000, 2000, 5000, 10000)
+DENOMINATION_CENTS = 25
+CHILD_TIMEOUT_S = 60
+STARTUP_S = 2.5  # about how long a cabinet process takes to import, verify its ROM and boot
+PROGRESS_EVERY = 50  # kills between progress lines
+
+
+# --- the cabinet process ---------------------------------------------------------------------------
+def child_config(manifest: Path, acceptor_port: str, printer_port: str) -> CabinetConfig:
+    """The shipped cabinet config, every installed game, the devices on the soak's simulators."""
+    base = load_cabinet_config().model_dump()
+    base["denomination_cents"] = DENOMINATION_CENTS
+    base["rom"] = {"manifest": str(manifest), "trusted_keys": [str(DEV_KEY.with_suffix(".pub"))]}
+    base["devices"]["bill_acceptor"] = {"backend": "serial", "protocol": "id003", "port": acceptor_port}
+    base["devices"]["printer"] = {"backend": "serial", "protocol": "tcl", "port": printer_port}
+    return CabinetConfig.model_validate(base)
+
+
+def run_child(args: argparse.Namespace) -> int:
+    """One cabinet: boot, settle what the attendant was asked to, then play until killed."""
+    from egm.cabinet import build_cabinet
+    from egm.events import CashOut, Key, KeyTurned, PlayerDecision, ReconcileBill, StartGame
+
+    config = child_config(Path(args.manifest), args.acceptor, args.printer)
+    cabinet = build_cabinet(config, Path(args.nvram))
+    cabinet.boot()
+    if args.reconcile:
+        cabinet.handle(ReconcileBill(in_cash_box=args.reconcile == "found"))
+    Path(args.nvram).with_name("ready").touch()  # the soak times half its kills from here
+    rng = random.Random(args.seed)
+    limit = load_jurisdiction(config.jurisdiction).hand_pay_limit_cents
+    while True:
+        cabinet.poll_devices()
+        state = cabinet.state
+        if state == "handpay":
+            cabinet.handle(KeyTurned(Key.ATTENDANT, True))
+        elif state.startswith("game.") and cabinet.round is not None:
+            cabinet.handle(PlayerDecision(cabinet.round.reference_decision()))
+        elif state == "audit":
+            cabinet.handle(KeyTurned(Key.OPERATOR, False))
+        elif state == "attract":
+            game_id = rng.choice(list(cabinet.games))
+            stake = cabinet.games[game_id].default_wager(DENOMINATION_CENTS).stake_credits
+            roll = rng.random()  # about 100 rolls a second: credits build up for the odd hand pay
+            if roll < 0.002:
+                cabinet.handle(KeyTurned(Key.OPERATOR, True))
+            elif cabinet.credits_cents >= limit or (roll < 0.003 and cabinet.credits_cents > 0):
+                cabinet.handle(CashOut())  # a ticket, or a hand pay at the limit
+            elif cabinet.credits_cents >= stake * DENOMINATION_CENTS and roll < 0.2:
+                cabinet.handle(StartGame(game_id))
+            else:
+                time.sleep(0.01)  # waiting for the customer's notes
+        else:
+            time.sleep(0.01)  # a tilt the next process may settle, or a ticket printing
+
+
+# --- the customer, the devices and the checks ------------------------------------------------------
+@dataclass
+class Tally:
+    kills: int = 0
+    identity_breaks: int = 0
+    credits_lost: int = 0  # cents, at the worst check
+    credits_duplicated: int = 0  # cents, at the worst check
+    errors: int = 0
+    notes_inserted: int = 0
+    tickets_inserted: int = 0
+    acceptor_power_cuts: int = 0
+    reconciled: int = 0
+    games_played: int = 0
+    caught: dict[str, int] = field(default_factory=dict)  # what each kill interrupted, by kind
+    tickets_unprinted: int = 0  # issued (a kill between the commit and the paper): stand as issued
+    problems: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        return (
+            f"kills {self.kills}, identity breaks {self.identity_breaks}, credits lost "
+            f"{self.credits_lost}, credits duplicated {self.credits_duplicated}, errors {self.errors}"
+        )
+
+    def ok(self) -> bool:
+        return not (self.identity_breaks or self.credits_lost or self.credits_duplicated or self.errors)
+
+
+@dataclass
+class Soak:
+    workdir: Path
+    rng: random.Random
+    max_run_s: float
+    tally: Tally = field(default_factory=Tally)
+    acceptor: Id003Simulator = field(default_factory=Id003Simulator)
+    printer: TclPrinterSimulator = field(default_factory=TclPrinterSimulator)
+    ticket_amounts: dict[str, int] = field(default_factory=dict)  # every ticket the cabinet issued
+    inserted_tickets: set[str] = field(default_factory=set)
+    games_played: int = 0
+    reconcile: str = ""
+    stop: bool = False  # set by SIGTERM: finish this kill, then report what was done
+
+    @property
+    def nvram(self) -> Path:
+        return self.workdir / "nvram"
+
+    def run(self, kills: int) -> Tally:
+        manifest = self.workdir / "rom" / "manifest.json"
+        write_manifest(manifest, PROJECT_ROOT)
+        sign_manifest(manifest, DEV_KEY)
+        with TcpTransport(self.acceptor) as acceptor_port, TcpTransport(self.printer) as printer_port:
+            for _ in range(kills):
+                argv = [
+                    sys.executable, "-m", "tools.soak", "--child", "--nvram", str(self.nvram),
+                    "--manifest", str(manifest), "--acceptor", acceptor_port.port,
+                    "--printer", printer_port.port, "--seed", str(self.rng.randrange(2**32)),
+                    "--reconcile", self.reconcile,
+                ]  # fmt: skip
+                self.one_kill(argv)
+                if self.tally.errors or self.stop:
+                    break
+                if self.tally.kills % PROGRESS_EVERY == 0:
+                    print(self.tally.line(), flush=True)
+        return self.tally
+
+    def one_kill(self, argv: list[str]) -> None:
+        env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
+        ready = self.workdir / "ready"
+        ready.unlink(missing_ok=True)
+        child = subprocess.Popen(argv, cwd=PROJECT_ROOT, env=env, stderr=subprocess.PIPE, text=True)
+        started = time.monotonic()
+        if self.rng.random() < 0.5:  # half the kills strike during start-up and recovery
+            deadline = started + self.rng.uniform(0.1, STARTUP_S)
+        else:  # half while it plays
+            while (
+                not ready.exists() and child.poll() is None and time.monotonic() < started + CHILD_TIMEOUT_S
+            ):
+                time.sleep(0.02)
+            deadline = time.monotonic() + self.rng.uniform(0.1, self.max_run_s)
+        while time.monotonic() < deadline and child.poll() is None:
+            self.customer()
+            time.sleep(self.rng.uniform(0.05, 0.2))
+        if child.poll() is not None:  # the cabinet stopped by itself: that is an error
+            self.problem(f"the cabinet exited with {child.returncode}: {child.stderr.read()[-2000:]}")
+            self.tally.errors += 1
+            return
+        child.send_signal(signal.SIGKILL)
+        child.communicate(timeout=CHILD_TIMEOUT_S)
+        self.tally.kills += 1
+        if self.rng.random() < 0.3:  # the power cut took the acceptor down too
+            self.acceptor.power_cycle()
+            self.tally.acceptor_power_cuts += 1
+        self.check()
+
+    def customer(self) -> None:
+        """Feed the acceptor: mostly notes, sometimes a ticket this cabinet printed."""
+        printed = [f[-1] for f in self.printer.issued if f and f[-1] not in self.inserted_tickets]
+        if printed and self.rng.random() < 0.15:
+            barcode = self.rng.choice(printed)
+            if self.acceptor.insert_ticket(barcode):
+                self.inserted_tickets.add(barcode)
+                self.tally.tickets_inserted += 1
+        elif self.acceptor.insert_note(self.rng.choice(NOTES)):
+            self.tally.notes_inserted += 1
+
+    def problem(self, text: str) -> None:
+        self.tally.problems.append(f"after kill {self.tally.kills}: {text}")
+
+    def check(self) -> None:
+        try:
+            content = read_memory(self.nvram)
+        except MemoryUnavailable:
+            return  # killed before the first boot made a memory
+        except RamError as exc:
+            self.problem(f"RAM error: {exc}")
+            self.tally.errors += 1
+            return
+        records = content.records
+        meters = Meters.from_record(records["meters"])
+        for kind in ("game", "bill", "cashout", "handpay"):
+            if records.get(kind) is not None:
+                self.tally.caught[kind] = self.tally.caught.get(kind, 0) + 1
+        self.check_identity(meters, records, content.recall)
+        for vn, ticket in content.tickets.items():
+            self.ticket_amounts[vn] = ticket["amount_cents"]
+        self.check_cash_box(meters, records.get("bill"))
+        printed = {f[-1] for f in self.printer.issued if f}
+        self.tally.tickets_unprinted = len([vn for vn in content.tickets if vn not in printed])
+
+    def check_identity(self, meters: Meters, records: dict[str, Any], recall: list[dict[str, Any]]) -> None:
+        finished = meters["games_won"] + meters["games_lost"]
+        broken = []
+        if meters.balance_error() or records.get("accounting_error"):
+            broken.append(
+                f"accounting identity off by {meters.balance_error()} ({records.get('accounting_error')})"
+            )
+        if meters["games_played"] != finished + (1 if records.get("game") else 0):
+            broken.append(f"games played {meters['games_played']} but {finished} finished")
+        if recall and recall[0]["number"] != finished:
+            broken.append(f"the newest recall is game {recall[0]['number']}, {finished} finished")
+        if meters["games_played"] < self.games_played:
+            broken.append(f"games played went down from {self.games_played} to {meters['games_played']}")
+        self.games_played = max(self.games_played, meters["games_played"])
+        self.tally.games_played = self.games_played
+        if broken:
+            self.tally.identity_breaks += 1
+            self.problem("; ".join(broken))
+
+    def check_cash_box(self, meters: Meters, pending: dict[str, Any] | None) -> None:
+        in_box = sum(cents for cents, barcode in self.acceptor.cash_box if barcode is None)
+        in_box += sum(self.ticket_amounts.get(barcode, 0) for _, barcode in self.acceptor.cash_box if barcode)
+        credited = meters["bills_in"] + meters["tickets_in"]
+        pending_cents = pending["amount_cents"] if pending else 0
+        if credited > in_box:
+            self.tally.credits_duplicated = max(self.tally.credits_duplicated, credited - in_box)
+            self.problem(f"credited {credited} cents in, the cash box holds {in_box}")
+        if in_box > credited + pending_cents:
+            self.tally.credits_lost = max(self.tally.credits_lost, in_box - credited - pending_cents)
+            self.problem(f"the cash box holds {in_box} cents, {credited} credited, {pending_cents} pending")
+        self.reconcile = ""
+        if pending and pending.get("unreconciled"):  # the attendant counts the cash box
+            self.reconcile = "found" if in_box - credited >= pending_cents else "missing"
+            self.tally.reconciled += 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kills", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--max-run", type=float, default=3.0, help="longest a cabinet runs before its kill (s)"
+    )
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    for name in ("--nvram", "--manifest", "--acceptor", "--printer", "--reconcile"):
+        parser.add_argument(name, default="", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        return run_child(args)
+    with tempfile.TemporaryDirectory() as tmp:
+        soak = Soak(Path(tmp), random.Random(args.seed), args.max_run)
+        signal.signal(signal.SIGTERM, lambda *_: setattr(soak, "stop", True))
+        tally = soak.run(args.kills)
+    if args.json:
+        print(json.dumps(asdict(tally)))
+    else:
+        print(tally.line())
+        print(
+            f"({tally.games_played} games played, {tally.notes_inserted} notes and {tally.tickets_inserted} "
+            f"tickets inserted, {tally.acceptor_power_cuts} acceptor power cuts, {tally.reconciled} "
+            f"items reconciled by the attendant; kills with pending: {tally.caught}; tickets standing "
+            f"as issued without paper: {tally.tickets_unprinted})"
+        )
+        for line in tally.problems[:20]:
+            print(line)
+    return 0 if tally.ok() else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
