@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
@@ -58,6 +58,10 @@ class CabinetConfig(Strict):
     # Poker Grid's opponent count is its pay table's: e.g. poker-grid = "poker-grid-3.toml".
     paytables: dict[str, Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]+\.toml$")]] = {}
     ticket_expiry_days: int = Field(default=30, ge=1, le=MAX_TICKET_EXPIRY_DAYS)
+    # The cabinet's own credit limit (0: the jurisdiction's), and where a win past it goes; the limit
+    # must fit the meters like every amount.
+    credit_limit_cents: int = Field(default=0, ge=0, lt=ROLLOVER)
+    credit_limit_win: Literal["handpay", "ticket"] = "handpay"
     event_log_size: int = Field(default=500, ge=100)
     kiosk: bool = False
     rom: RomConfig = RomConfig()
@@ -89,6 +93,7 @@ class JurisdictionConfig(Strict):
     min_rtp: float = Field(ge=0.0, le=1.0, strict=False)
     max_rtp: float = Field(ge=0.0, le=2.0, strict=False)
     hand_pay_limit_cents: int = Field(default=120000, ge=1)
+    credit_limit_cents: int = Field(default=0, ge=0, lt=ROLLOVER)  # the most a player may hold; 0: none
     recall_depth: int = Field(default=10, ge=10)
     rng_confidence: float = Field(default=0.99, gt=0.0, lt=1.0, strict=False)
     award_odds_limit: int = Field(default=100_000_000, ge=1)  # every award at least once in N games

@@ -107,6 +107,15 @@ class RamClear:
 
 
 @dataclass(frozen=True)
+class ChangeSetting:
+    """Operator menu only: change one setting (egm.cabinet.settings.SETTINGS names them); the event log
+    records the old and the new value, and wager memory keeps it across power cuts."""
+
+    name: str
+    value: int
+
+
+@dataclass(frozen=True)
 class RunRomCheck:
     """Operator menu only: verify the program and pay-table ROM now."""
 

@@ -69,20 +69,33 @@ class EmulatedBillAcceptor(_EventQueue):
     def insert_bill(self, amount_cents: int) -> bool:
         """A note goes in; True when it reaches escrow, False when the acceptor rejects it."""
         if self.jammed or self.escrow is not None:
-            self._report(BillRejected("acceptor busy or jammed; note returned"))
+            self._report(BillRejected("The note reader is busy or jammed; your note was returned."))
             return False
         if amount_cents not in self.enabled_cents:
-            enabled = sorted(self.enabled_cents)
-            self._report(BillRejected(f"{amount_cents}-cent note not enabled (enabled: {enabled}); returned"))
+            note = f"${amount_cents // 100:,}.{amount_cents % 100:02d} note"  # hardware does not import egm
+            if self.enabled_cents:
+                reason = f"This machine does not take the {note} (not enabled); it was returned."
+            else:
+                reason = f"Notes are not enabled now, only between games; your {note} was returned."
+            self._report(BillRejected(reason))
             return False
         self.escrow = BillEscrowed(amount_cents=amount_cents)
         self._report(self.escrow)
         return True
 
+    def insert_counterfeit(self, amount_cents: int) -> bool:
+        """A note that fails the acceptor's own checks (a counterfeit): it never reaches escrow."""
+        if self.jammed or self.escrow is not None:
+            self._report(BillRejected("The note reader is busy or jammed; your note was returned."))
+            return False
+        dollars = f"${amount_cents // 100:,}.{amount_cents % 100:02d}"
+        self._report(BillRejected(f"The {dollars} note was not recognised as genuine; it was returned."))
+        return False
+
     def insert_ticket(self, barcode: str, amount_cents: int = 0) -> bool:
         """A TITO ticket goes in (amount_cents: what the ticket reads, 0 when unknown)."""
         if self.jammed or self.escrow is not None or not self.tickets_enabled:
-            self._report(BillRejected("tickets not accepted now; ticket returned"))
+            self._report(BillRejected("Tickets are taken only between games; your ticket was returned."))
             return False
         self.escrow = BillEscrowed(amount_cents=amount_cents, barcode=barcode)
         self._report(self.escrow)

@@ -35,6 +35,7 @@ INPUTS = {  # every input the cabinet handles, and the part that owns it
         "RamClear",
         "RunRomCheck",
     },
+    "SettingsPart": {"ChangeSetting"},
     "HostPart": {"HostPoll", "HostAcknowledged", "HostLinkChanged"},
     "Cabinet": {"ButtonChanged"},
 }

@@ -45,6 +45,11 @@ def edited(signed_tree, tmp_path: Path, old: str, new: str) -> Path:
             "bill_denominations_cents.0",
         ),
         ("bill_denominations_cents = [", "bill_denominations_cents = [100, ", "a note is listed twice"),
+        # the credit limit must fit the 10-digit meters like every amount, and be a known win route
+        ("ticket_expiry_days = 30", "ticket_expiry_days = 30\ncredit_limit_cents = 10000000000",
+         "credit_limit_cents"),
+        ("ticket_expiry_days = 30", "ticket_expiry_days = 30\ncredit_limit_cents = -1", "credit_limit_cents"),
+        ("ticket_expiry_days = 30", 'ticket_expiry_days = 30\ncredit_limit_win = "bank"', "credit_limit_win"),
     ],
 )
 def test_a_bad_value_is_refused_at_load_time(tmp_path, capsys, signed_tree, old, new, key) -> None:

@@ -262,6 +262,8 @@ def test_a_win_above_the_max_win_locks_up_for_a_hand_pay(tmp_path: Path) -> None
         cab.state == "handpay" and cab.memory.get("handpay")["amount_cents"] == cab.last_outcome["win_cents"]
     )
     assert cab.memory.meters["coin_out"] <= 150 * cab.memory.meters["games_played"]
+    why = next(e["message"] for e in cab.event_log(20) if e["kind"] == "hand_pay")
+    assert why.endswith("it is above the pay table's maximum win of $1.50."), why
 
 
 def test_headless_autoplay_reconciles_a_lost_note_from_the_cash_box(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from egm.games.base import Decision, DecisionRefused, Wager
 from egm.games.base import play_reference as play_to_the_end
 from egm.games.dragon_poker import game as game_module
 from egm.games.dragon_poker.deal import Deal, deal
-from egm.games.dragon_poker.game import DEFAULT_PAYTABLE, DragonPoker, DragonPokerRound
+from egm.games.dragon_poker.game import DEFAULT_PAYTABLE, DragonPoker, DragonPokerRound, display_order
 from egm.games.dragon_poker.house_way import HOUSE_WAY_VERSION, set_house_way
 from egm.games.dragon_poker.pair_bonus import pair_bonus_counts, pair_bonus_rtp
 from egm.games.dragon_poker.paytable import PAIR_BONUS_HANDS
@@ -202,8 +202,8 @@ def test_the_view_hides_face_down_hands_until_their_reveal(game: DragonPoker) ->
     assert all(h["cards"] is None for h in round_.view().table["hands"].values())
     round_.decide(DESIGNATE)
     view = round_.view().table
-    assert view["hands"]["A"] == {"role": "player", "face_up": True,
-                                  "cards": [str(c) for c in round_.dealt.hands["A"]]}
+    shown = [str(c) for c in sorted(round_.dealt.hands["A"], key=display_order)]  # sorted to be set
+    assert view["hands"]["A"] == {"role": "player", "face_up": True, "cards": shown}
     assert [view["hands"][x]["cards"] for x in "BCD"] == [None, None, None]
     assert view["decisions_allowed"] == ["set", "house_way"]
     round_.decide(Decision("house_way"))

@@ -76,11 +76,25 @@ def test_panel_buttons_are_mapped_in_the_configuration(tmp_path: Path) -> None:
 
 
 def test_display_functions_of_the_panel_go_to_the_display(tmp_path: Path) -> None:
-    panel = {"protocol": "egm-panel", "buttons": {"b1": "bet", "b3": "auto_play", "b9": "game_2"}}
+    buttons = {"b1": "bet_one", "b2": "side_bet", "b3": "auto_play", "b9": "game_2"}
+    panel = {"protocol": "egm-panel", "buttons": buttons}
     cabinet = booted(tmp_path, devices={"button_panel": panel})
     cabinet.display_attached = True
-    for button in ("b1", "b3", "b9", "deal", "b4"):
+    for button in ("b1", "b2", "b3", "b9", "deal", "max_bet", "b4"):
         cabinet.handle(ButtonChanged(button, True))
         cabinet.handle(ButtonChanged(button, False))
-    assert cabinet.take_panel_presses() == ["bet", "auto_play", "game_2", "deal"]  # b4 does nothing
+    presses = ["bet_one", "side_bet", "auto_play", "game_2", "deal", "max_bet"]  # b4 does nothing
+    assert cabinet.take_panel_presses() == presses
     assert cabinet.take_panel_presses() == []
+
+
+def test_the_former_name_bet_is_bet_one(tmp_path: Path) -> None:
+    """Configurations and boards from before BET ONE, MAX BET and SIDE BET said "bet" for BET ONE."""
+    panel = {"protocol": "egm-panel", "buttons": {"b1": "bet"}}
+    cabinet = booted(tmp_path, devices={"button_panel": panel})
+    assert cabinet.config.devices.button_panel.buttons == {"b1": "bet_one"}
+    cabinet.display_attached = True
+    for button in ("b1", "bet", "bett"):
+        cabinet.handle(ButtonChanged(button, True))
+        cabinet.handle(ButtonChanged(button, False))
+    assert cabinet.take_panel_presses() == ["bet_one", "bet_one"]  # "bett" does nothing

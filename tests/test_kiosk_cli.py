@@ -28,13 +28,13 @@ def test_config_check_prints_what_it_resolved(capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     assert "bill_acceptor: serial id003 on socket://127.0.0.1:7001, 9600 8E1" in out
     assert "printer: serial tcl on socket://127.0.0.1:7002, 38400 8N1" in out and "ticket template 0" in out
-    assert "b2=bet" in out and "b4=auto_play" in out
+    assert "b2=bet_one" in out and "b4=auto_play" in out and "b7=side_bet" in out
     assert "doors: serial egm-panel on socket://127.0.0.1:7003" in out
 
 
 def test_config_check_refuses_a_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.toml"
-    bad.write_text(SERIAL_CONFIG.read_text().replace('b2 = "bet"', 'b2 = "bett"'))
+    bad.write_text(SERIAL_CONFIG.read_text().replace('b2 = "bet_one"', 'b2 = "bett"'))
     assert main(["config", "check", str(bad)]) == 2
     err = capsys.readouterr().err
     assert str(bad) in err and "devices.button_panel.buttons.b2" in err

@@ -29,7 +29,7 @@ MIN_TEXT_PX = 28  # the height of a line of capitals at 1080p that an attendant 
 @pytest.fixture
 def session(tmp_path: Path) -> Iterator[Session]:
     base = load_cabinet_config()
-    buttons = {"b1": "bet", "b2": "max_bet", "b4": "help", "b7": "game_1"}
+    buttons = {"b1": "bet_one", "b2": "max_bet", "b3": "side_bet", "b4": "help", "b7": "game_1"}
     panel = {"protocol": "egm-panel", "buttons": buttons}
     devices = {**base.model_dump()["devices"], "button_panel": panel}
     config = dev_signed_config(tmp_path, base.model_validate({**base.model_dump(), "devices": devices}))
@@ -79,10 +79,13 @@ def test_panel_buttons_drive_the_shell_through_the_mapping(session: Session) -> 
     session.cabinet.devices.bill_acceptor.insert_bill(10000)
     session.video.update()
     game = session.video.game_shown()
-    first = session.video.chosen_bet(game)
+    first = session.video.wager(game)
     panel.press("b1")  # BET ONE
     session.video.update()
-    assert session.video.chosen_bet(game) != first
+    assert session.video.wager(game).bet_credits != first.bet_credits
+    panel.press("b3")  # SIDE BET: the pair bonus
+    session.video.update()
+    assert sum(session.video.wager(game).side_bets.values()) > sum(first.side_bets.values())
     panel.press("b4")  # HELP
     session.video.update()
     assert session.video.overlay == "help"
@@ -90,7 +93,7 @@ def test_panel_buttons_drive_the_shell_through_the_mapping(session: Session) -> 
     session.video.update()
     panel.press("b2")  # MAX BET: the highest bet, and the game starts
     session.video.update()
-    assert session.video.chosen_bet(game) == max(session.video.bets_offered(game))
+    assert session.video.wager(game).bet_credits == max(session.cabinet.games[game].bets_offered())
     assert session.state.startswith("game.")
     assert session.cabinet.memory.meters["games_played"] == 1
 

@@ -258,7 +258,7 @@ def test_serial_cabinet_in_a_real_window(x_display: str, signed_tree: SignedTree
                                                     manifest_path=signed_tree.manifest_path))
     bets = game.bets_offered()
     default = game.default_wager(config.denomination_cents).bet_credits
-    bet = next((b for b in bets if b > default), bets[0])  # one press of BET
+    bet = next((b for b in bets if b > default), bets[0])  # one press of BET ONE
     stake = game.wager_for(bet, config.denomination_cents).stake_credits * config.denomination_cents
     assert meters["bills_in"] == 10000 and meters["games_played"] == 1
     assert meters["coin_in"] == stake

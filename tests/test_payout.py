@@ -39,11 +39,11 @@ def test_a_ticket_issued_here_redeems_once() -> None:
 @pytest.mark.parametrize(
     ("barcode", "amount_read", "tamper", "reason"),
     [
-        ("12345", 0, None, "not an 18-digit"),
-        ("123456789012345678", 0, None, "not issued by this cabinet"),
-        (None, 9999, None, "reads 9999 cents"),
-        (None, 0, {"amount_cents": 250000}, "signature"),
-        (None, 0, {"signature": "00" * 32}, "signature"),
+        ("12345", 0, None, "needs 18 digits"),
+        ("123456789012345678", 0, None, "not issued by this machine"),
+        (None, 9999, None, r"reads \$99.99"),
+        (None, 0, {"amount_cents": 250000}, "security check"),
+        (None, 0, {"signature": "00" * 32}, "security check"),
     ],
 )
 def test_bad_tickets_are_refused_with_a_reason(barcode, amount_read, tamper, reason) -> None:

@@ -211,7 +211,7 @@ def test_a_card_not_held_and_a_wrong_decision_are_refused(game: PokerGrid) -> No
     round_ = start(game)
     before = round_.to_record()
     missing = next(str(Card(i)) for i in range(52) if i not in round_.table.hands[0])
-    with pytest.raises(DecisionRefused, match="does not hold"):
+    with pytest.raises(DecisionRefused, match="is not in your hand"):
         round_.decide(Decision("place", {"card": missing, "row": 3, "col": 3}))
     with pytest.raises(DecisionRefused, match="'place' decisions"):
         round_.decide(Decision("house_way"))
@@ -223,7 +223,7 @@ def test_a_card_not_held_and_a_wrong_decision_are_refused(game: PokerGrid) -> No
 def test_out_of_turn_and_after_the_end(game: PokerGrid) -> None:
     round_ = start(game)
     round_.table.turn = 1  # as if the machine had not played yet
-    with pytest.raises(DecisionRefused, match="seat 1's turn"):
+    with pytest.raises(DecisionRefused, match="the machine's turn"):
         round_.decide(Decision("place", {"card": round_.view().table["hand"][0], "row": 3, "col": 3}))
     round_.table.turn = 0
     play_reference(round_)

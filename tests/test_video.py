@@ -152,7 +152,7 @@ def test_button_mashing_during_the_reveal_is_refused(session: Session) -> None:
     assert session.video.scene.busy(session.video.frame)
     for _ in range(10):
         session.key("space")
-        session.click(*session.video.scene.settled_buttons()[0].rect.center)
+        session.click(*session.video.scene.settled_buttons(session.video.frame)[0].rect.center)
         session.key("c")
     assert meters(session)["games_played"] == 1
     assert "Please wait: the cards are being revealed." in toast_texts(session)
@@ -189,7 +189,7 @@ def test_keys_in_the_wrong_state_are_refused_with_a_reason(session: Session) -> 
     credit(session)
     session.key("space")
     session.key("c")  # CASH OUT in the middle of a game
-    assert any("cashing out is not allowed" in t for t in toast_texts(session))
+    assert any("Cash out when the game is over" in t for t in toast_texts(session))
     session.key("b")  # BET during a game
     assert session.state == "game.dragon-poker.designate"
     assert meters(session)["coin_in"] - before["coin_in"] == session.cabinet.round.wager.stake_credits
@@ -264,7 +264,7 @@ def test_lamps_mirror_the_panel(session: Session) -> None:
     session.key("space")
     assert panel.lamps["cash_out"].value == "off"
     lamps = {b.action: b.lamp for b in session.video.bar_buttons()}
-    assert lamps["cash_out"] == "off" and lamps["bet"] == "off"
+    assert lamps["cash_out"] == "off" and lamps["bet_one"] == lamps["max_bet"] == "off"
     frame = session.render()
     cash_out = next(b for b in session.video.bar_buttons() if b.action == "cash_out")
     assert frame.get_at((cash_out.rect.centerx, cash_out.rect.bottom - 12))[:3] == LAMP_OFF
@@ -275,6 +275,9 @@ def test_operator_menu_recall_and_ram_clear_behind_confirmation(session: Session
     set_step(session)
     session.key("h")
     session.wait(dp.REVEAL_S + 0.5)
+    session.key("c")  # a RAM clear is refused while credit remains: cash it out first
+    session.wait(5.0)
+    session.key("escape")
     session.key("f10")
     assert session.state == "audit"
     scene = session.video.scene
@@ -446,6 +449,8 @@ def test_dealer_then_dragon_are_revealed_in_the_patent_order(session: Session) -
 
     assert face_up("player") and not face_up("dealer") and not face_up("dragon")
     session.wait(dp.DEALER_REVEALED * dp.PHASE_S + 0.05)
+    assert not face_up("dealer")  # its cards are turning over
+    session.wait(dp.FLIP_S)
     assert face_up("dealer") and not face_up("dragon")
     session.wait((dp.DRAGON_REVEALED - dp.DEALER_REVEALED) * dp.PHASE_S)
     assert face_up("dragon")
@@ -514,9 +519,17 @@ def test_scoreboard_lists_the_last_results_from_wager_memory(session: Session) -
     [
         "egm.video.layout",
         "egm.video.barcode",
+        "egm.video.bet_choice",
         "egm.video.sound_cues",
         "egm.video.app",
         "egm.video.scenes.operator",
+        "egm.video.controller",
+        "egm.games.poker_grid.art",
+        "egm.games.dragon_poker.scene",
+        "egm.cabinet.pool_meters",
+        "egm.cabinet.settings",
+        "egm.cabinet.service",
+        "egm.money",
         "egm.audio.synth",
     ],
 )

@@ -3,8 +3,11 @@
 (attract, the game menu, each game's steps, cash out, hand pay, tilts, the operator menu).
 
 Nothing may raise, and the accounting identity (credits = money in + wins - wagers - money out) must
-hold after every single input. The explicit examples reach each state for sure; hypothesis adds
-random sequences on top. Headless: SDL's dummy drivers (tests/conftest.py).
+hold after every single input. No reveal is skipped (a finished round stays on its table until its
+reveal has shown the result, unless a door, the operator key or a tilt takes the screen), and no meter
+shows a result before its reveal (CREDIT and WIN leave the win out, the jackpot keeps its old value).
+The explicit examples reach each state for sure; hypothesis adds random sequences on top. Headless:
+SDL's dummy drivers (tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -18,20 +21,23 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from egm.config import CabinetConfig, load_cabinet_config
+from egm.video.controller import DRAWER_RECT, PANEL_BUTTONS
 from egm.video.layout import BAR_RECT, grid
 from egm.video.scenes.game_select import TILES_RECT
+from egm.video.screenshot import tab_centre
 from egm.video.session import Session
 from tests.accounting import identity_gap
 from tests.rom_support import sign_tree
 
-KEYS = ("space", "return", "b", "c", "h", "1", "2", "3", "4", "backspace", "g", "m", "t", "tab", "escape",
-        "f1", "f2", "f3", "f7", "f8", "f9", "f10", "f11", "f12")
+KEYS = ("space", "return", "b", "x", "s", "c", "h", "1", "2", "3", "4", "backspace", "g", "m", "t", "tab",
+        "escape", "f1", "f2", "f3", "f7", "f8", "f9", "f10", "f11", "f12")
 # Points worth pressing: the bar's buttons, the device drawer's, the game menu's PLAY buttons, the
 # Dragon table's hands and buttons, the Poker Grid hand and board.
 GAMES = load_cabinet_config().games  # the game menu's tiles, as the cabinet offers them
+DRAWER_ITEMS = 16  # the device drawer's controls: 6 notes, a ticket, 2 doors, 2 keys, power cut, 4 bad items
 HOT = (
-    *[(x + 60, BAR_RECT.y + 70) for x in (20, 980, 1136, 1332, 1518, 1714)],
-    *[(40 + (i % 6) * 310 + 145, 520 + (i // 6) * 140 + 60) for i in range(13)],
+    *[(x + 60, BAR_RECT.y + 70) for x in (20, *(x for _, _, x, _ in PANEL_BUTTONS))],
+    *[(40 + (i % 6) * 310 + 145, DRAWER_RECT.y + 90 + (i // 6) * 140 + 60) for i in range(DRAWER_ITEMS)],
     *[(tile.centerx, tile.bottom - 95) for tile in grid(TILES_RECT, len(GAMES), 1, gap=60)],
     *[(550, y + 64) for y in (150, 340, 530, 720)], (1430, 615), (1430, 745), (1440, 205), (1440, 345),
     *[(110 + i * 106, 800) for i in range(13)], (1100, 710), (1170, 710),
@@ -77,9 +83,39 @@ def act(s: Session, action: tuple) -> None:
         s.wait(action[1])
 
 
+TAKES_THE_SCREEN = ("tilt", "audit", "operator")  # a door, the operator key: the technician's screens
+
+
+def check_reveal(s: Session, revealing: int | None, waited: bool, shown_before: int) -> int | None:
+    """The invariants of the reveal after one input; returns the game number being revealed (or None).
+    Only a wait moves the clock, so only a wait may bring a reveal to its end. `shown_before`: the
+    CREDIT meter as shown after the last input that left no reveal running."""
+    video = s.video
+    frame, scene = video.frame, video.scene
+    technician = scene.name.startswith(TAKES_THE_SCREEN)
+    if revealing is not None and not waited and not technician:
+        # the round being revealed is still on its table, still revealing: never skipped
+        assert scene.game_id and frame.round_number == revealing, (scene.name, frame.round_number, revealing)
+        assert scene.busy(frame)
+    if not (scene.game_id and scene.busy(frame)):
+        return revealing if technician else None
+    outcome = s.cabinet.last_outcome
+    assert outcome is not None and outcome["number"] == frame.round_number
+    credit, win = video.meters_shown(frame)
+    assert win == 0 and credit == shown_before, (credit, shown_before)  # as before the reveal
+    if s.state == "attract" and not outcome["hand_paid"]:  # the win is on the meter, not on screen
+        assert credit * s.cabinet.config.denomination_cents <= s.cabinet.credits_cents - outcome["win_cents"]
+    if hasattr(scene, "jackpot_shown"):
+        view = frame.table
+        assert scene.jackpot_shown(frame) == view["money"]["pool_before_cents"]
+    return frame.round_number
+
+
 def states_of(s: Session, actions: list[tuple]) -> set[str]:
-    """Run the actions; after each, the identity holds. Returns the states seen."""
+    """Run the actions; after each, the identity holds and the reveal's invariants hold. Returns the
+    states seen."""
     seen = {s.state}
+    revealing, shown_before = None, s.video.meters_shown(s.video.frame)[0]
     for action in actions:
         act(s, action)
         s.render()
@@ -88,6 +124,9 @@ def states_of(s: Session, actions: list[tuple]) -> set[str]:
         meters = memory.meters.to_record()
         assert identity_gap(meters) == 0, (action, meters)
         assert meters["current_credits"] >= 0
+        revealing = check_reveal(s, revealing, waited=action[0] == "wait", shown_before=shown_before)
+        if not (s.video.scene.game_id and s.video.scene.busy(s.video.frame)):
+            shown_before = s.video.meters_shown(s.video.frame)[0]
         seen.add(s.state.split(".")[0] if not s.state.startswith("game.") else s.state)
     return seen
 
@@ -95,19 +134,24 @@ def states_of(s: Session, actions: list[tuple]) -> set[str]:
 BILL = ("key", "f7")  # $100
 PLAY_DRAGON = [BILL, ("key", "space"), ("key", "1"), ("key", "2"), ("key", "3"), ("key", "return"),
                ("key", "h"), ("wait", 8.0)]
-PLAY_GRID = [BILL, ("click", HOT[19 + GAMES.index("poker-grid")]), *[("key", "h")] * 30, ("wait", 3.0)]
+FIRST_TILE = 1 + len(PANEL_BUTTONS) + DRAWER_ITEMS  # HOT's first game-menu tile
+PLAY_GRID = [BILL, ("click", HOT[FIRST_TILE + GAMES.index("poker-grid")]), *[("key", "h")] * 30,
+             ("wait", 3.0)]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 @given(actions=st.lists(ACTION, max_size=30))
 @example(actions=PLAY_DRAGON + [("key", "c"), ("key", "t")])  # a game, cash out, the ticket back in
 @example(actions=PLAY_GRID + [("key", "g"), ("key", "b"), ("key", "b"), ("key", "b"), ("key", "space")])
 @example(actions=[BILL] * 13 + [("key", "c"), ("key", "space"), ("key", "f11")])  # hand pay, attendant
 @example(actions=[BILL, ("key", "space"), ("key", "f8"), ("key", "1"), ("key", "f8"), ("key", "f12")])  # tilt
-@example(actions=[*PLAY_DRAGON, ("key", "f10"), ("click", (491, 75)), ("click", (960, 540)), ("key", "f10")])
+@example(actions=[*PLAY_DRAGON, ("key", "f10"), ("click", tab_centre("recall")), ("click", (960, 540)),
+                  ("key", "f10")])
+@example(actions=[*PLAY_DRAGON[:-1], ("wait", 0.1), ("key", "g"), ("key", "c"), ("key", "space"),  # mash
+                  ("key", "x"), ("click", HOT[1]), ("wait", 1.0), ("key", "g"), ("wait", 8.0)])  # the reveal
 @example(actions=[("key", "f1"), ("touch", (960, 540)), ("touch", (960, 540)), ("key", "tab"),
-                  ("click", HOT[6]), ("click", HOT[18]), ("key", "escape")])
+                  ("click", HOT[8]), ("click", HOT[20]), ("key", "escape")])
 def test_no_input_raises_and_the_identity_holds_after_each(config: CabinetConfig, nvram_dirs: Iterator[Path],
                                                           actions: list[tuple]) -> None:
     s = Session(config, next(nvram_dirs), seed=len(actions))

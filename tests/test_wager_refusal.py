@@ -128,7 +128,7 @@ def test_the_shell_offers_exactly_the_pay_tables_bets(signed_tree: Any, tmp_path
         shown = []
         for _ in range(4):
             s.key("b")
-            shown.append(s.video.chosen_bet("dragon-poker"))
+            shown.append(s.video.wager("dragon-poker").bet_credits)
         assert shown == [2, 5, 10, 1]
         s.key("b")
         s.key("b")  # bet 5

@@ -26,7 +26,8 @@ from .core import log
 from .credit_in import CreditInPart
 from .machine import CabinetMachine, state_table, transition_table
 from .play import PlayPart, os_rng, seeded_rng
-from .service import ServicePart
+from .service import ServicePart, rom_check_message
+from .settings import SettingsPart
 
 # How the last run ended, read from the last event it logged: anything else is an unannounced stop.
 PREVIOUS_STOP = {
@@ -43,7 +44,7 @@ POWER_UP_MESSAGES = {
 TRACEBACK_KEPT = 8000  # characters of a software fault's traceback in the event log (its innermost end)
 
 
-class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, HostPart):
+class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, HostPart):
     """The controller. Construct, `boot()`, then feed it events (see the package doc)."""
 
     def __init__(
@@ -74,6 +75,7 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, HostPart):
         self.recovered = []  # what the boot found interrupted and finished
         self._ram_error = ""
         self._rom_problems = []
+        self._rom_files = 0
         self._open_doors = set()
         self._faults = {}
         self._warnings = {}
@@ -133,7 +135,7 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, HostPart):
         """Power-up: self-test (ROM, wager memory), recover what a power cut interrupted, settle."""
         self.machine.trigger("power_on")
         self._open_doors = {d for d in Door if self.devices.doors.is_open(d)}
-        self._run_rom_check()
+        self._run_rom_check("at power-up")
         try:
             self.memory = WagerMemory.open(
                 self.nvram_dir,
@@ -145,6 +147,7 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, HostPart):
             self._ram_error = str(exc)
             log.error("RAM error at power-up: %s", exc)
         if self.memory is not None:
+            self._apply_settings()
             self._power_up_records()
         self._settle()
         self.poll_devices()  # the devices report in (the bill acceptor: what is in its path)
@@ -166,6 +169,9 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, HostPart):
                 previous_stop=previous,
                 doors_open=sorted(d.value for d in self._open_doors),
                 games_played=tx.meters["games_played"],
+                rom_check=rom_check_message("at power-up", self._rom_problems, self._rom_files)
+                if self.rom_check is not None
+                else None,
             )
             for problem in self._rom_problems:
                 tx.log("rom_error", f"ROM self-test failed: {problem}")
@@ -199,6 +205,10 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, HostPart):
                 self._finish_round()
         if memory.get("handpay") is not None:
             self.recovered.append("hand pay")
+        if self.round is None and self.last_outcome is None:
+            # the last game's outcome is shown again after power returns (it may have been cut mid-reveal)
+            for last in memory.recall()[:1]:
+                self.last_outcome = {k: v for k, v in last["outcome"].items() if k != "summary"}
 
     # --- the button panel: its buttons are the player's actions of the other parts --------------------
     def _button(self, event: ButtonChanged) -> Result:

@@ -37,6 +37,18 @@ from .machine import DOOR_TILTS, TILT_NAMES, TILTS, CabinetMachine
 
 log = logging.getLogger("egm.cabinet")
 
+STATE_WORDS = (  # state prefix -> the words a refusal uses for it
+    ("game.", "during a game; finish the game first"),
+    ("tilt", "while the machine is out of service"),
+    ("handpay", "while a hand pay is waiting for the attendant"),
+    ("cashout", "while a ticket is printing"),
+    ("audit", "while the operator menu is open"),
+    ("attract", "now"),
+    ("powerup", "while the machine starts"),
+    ("selftest", "while the machine checks itself"),
+    ("ramclear", "while the memory is cleared"),
+)
+
 Handler = Callable[[Any, Any], Result]  # (cabinet, event) -> Result
 
 
@@ -62,9 +74,13 @@ class CabinetPart:
     machine: CabinetMachine
     _ram_error: str
     _rom_problems: list[str]
+    _rom_files: int  # files the last ROM check verified
     _open_doors: set[Door]
     _faults: dict[tuple[str, str], str]
     _warnings: dict[tuple[str, str], str]
+    credit_limit_cents: int  # the credit limit in force (settings.SettingsPart), 0: none
+    _cash_out: Callable[[Any], Result]  # cash_out.CashOutPart
+    _apply_settings: Callable[[], None]  # the kept settings over the configuration (settings.SettingsPart)
     display_attached: bool
     _panel_presses: list[str]
 
@@ -105,11 +121,13 @@ class CabinetPart:
             "last_outcome": self.last_outcome,
             "scoreboard": memory.get("scoreboard", {}) if memory else {},
             "pools_cents": memory.get("pools", {}) if memory else {},
+            "pool_meters": memory.get("pool_meters", {}) if memory else {},
             "pending": {k: memory.get(k) for k in ("bill", "cashout", "handpay")} if memory else {},
             "tickets": memory.last_tickets() if memory else [],
             "events": memory.events(limit=10) if memory else [],
             "open_doors": sorted(d.value for d in self._open_doors),
             "warnings": sorted(self._warnings.values()),
+            "faults": {device: message for (device, _), message in self._faults.items()},
         }
 
     def recall(self) -> list[dict[str, Any]]:
@@ -195,8 +213,18 @@ class CabinetPart:
         return trigger in self.machine.get_triggers(self.state)
 
     def _not_now(self, event: object, what: str) -> Result:
-        why = f"; {self._tilt_detail()}" if self._standing_tilts() else ""
-        return self._refuse(event, f"{what} is not allowed in state {self.state}{why}")
+        """Refuse `what` in this state, in a sentence a player or attendant understands (the state's
+        internal name stays in the log's detail)."""
+        why = f": {self._tilt_detail()}" if self._standing_tilts() else ""
+        return self._refuse(event, f"{what[:1].upper()}{what[1:]} is not allowed {self._when()}{why}.")
+
+    def _when(self) -> str:
+        """The machine's state in words, e.g. "during a game"."""
+        state = self.state
+        for prefix, words in STATE_WORDS:
+            if state.startswith(prefix):
+                return words
+        return "now"
 
     # --- machinery ---------------------------------------------------------------------------------
     def _commit(self, change: Callable[[Transaction], object]) -> bool:

@@ -27,6 +27,7 @@ from egm.events import (
     Result,
 )
 from egm.memory.store import Transaction
+from egm.money import format_cents
 from egm.payout.tickets import TicketRefused, check_redemption
 from hardware.interfaces import same_item
 
@@ -81,12 +82,20 @@ class CreditInPart(CabinetPart):
         else:
             if event.amount_cents not in self.config.bill_denominations_cents:
                 acceptor.return_escrow()
-                enabled = self.config.bill_denominations_cents
                 return self._refuse(
                     event,
-                    f"a {event.amount_cents}-cent note is not an enabled denomination {enabled}; returned",
+                    f"This machine does not take the {format_cents(event.amount_cents)} note (not enabled); "
+                    "it was returned.",
                 )
             pending = {"barcode": None, "amount_cents": event.amount_cents}
+        limit = self.credit_limit_cents
+        if limit and self.credits_cents + pending["amount_cents"] > limit:
+            acceptor.return_escrow()
+            return self._refuse(
+                event,
+                f"That would take your credit past this machine's limit of {format_cents(limit)}; it was "
+                "returned. Play or cash out first.",
+            )
         if not self._commit(lambda tx: tx.set("bill", pending)):
             acceptor.return_escrow()  # not committed: giving it back agrees with the memory
             return Result(False, self._tilt_detail())
@@ -139,7 +148,7 @@ class CreditInPart(CabinetPart):
         self._settle()
 
     def _bill_rejected(self, event: BillRejected) -> Result:
-        return self._refuse(event, f"bill acceptor rejected the item: {event.reason}")
+        return self._refuse(event, event.reason)  # the device says why, in the player's words
 
     def _acceptor_powered_up(self, event: AcceptorPoweredUp) -> Result:
         """The acceptor says where the item in its path went: settle the pending item from that."""

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from egm.events import ACCEPTED, PlayerDecision, Result, SelectGame, StartGame
+from egm.events import ACCEPTED, CashOut, PlayerDecision, Result, SelectGame, StartGame
 from egm.games.base import DecisionRefused, Game
 from egm.games.scoreboard import scoreboard_after
 from egm.memory.store import Transaction
+from egm.money import format_cents
 from egm.payout.handpay import requires_hand_pay
 from egm.rng import Rng, derive_seed
 
 from .core import CabinetPart
+from .pool_meters import pool_meters_after
 
 
 def seeded_rng(seed: int) -> Callable[[int], Rng]:
@@ -61,7 +63,10 @@ class PlayPart(CabinetPart):
         stake_cents = wager.stake_credits * denom
         if stake_cents > self.credits_cents:
             return self._refuse(
-                event, f"the stake of {stake_cents} cents exceeds the {self.credits_cents} cents on the meter"
+                event,
+                f"A game at this bet costs {wager.stake_credits:,} credits ({format_cents(stake_cents)}), "
+                f"which exceeds the {format_cents(self.credits_cents)} on the credit meter; "
+                "insert money or lower the bet.",
             )
         if not self._check_memory("before the game"):
             return Result(False, self._tilt_detail())
@@ -133,7 +138,11 @@ class PlayPart(CabinetPart):
         game_id, paytable_id = record["game_id"], record["paytable_id"]
         max_win = self.games[game_id].paytable.header.max_win_cents
         above_max = win_cents > max_win  # never credited: the attendant checks it
-        hand_paid = above_max or requires_hand_pay(win_cents, self.jurisdiction.hand_pay_limit_cents)
+        at_hand_pay_limit = requires_hand_pay(win_cents, self.jurisdiction.hand_pay_limit_cents)
+        limit = self.credit_limit_cents
+        past_limit = bool(limit) and self.credits_cents + win_cents > limit
+        limit_hand_pay = past_limit and self.config.credit_limit_win == "handpay"
+        hand_paid = above_max or at_hand_pay_limit or limit_hand_pay
         scoreboard = dict(memory.get("scoreboard", {}))
         scoreboard[game_id] = scoreboard_after(scoreboard.get(game_id, []), outcome.result_code)
         result = {
@@ -147,11 +156,15 @@ class PlayPart(CabinetPart):
 
         def finish(tx: Transaction) -> None:
             if hand_paid:
+                if above_max:
+                    why = f"it is above the pay table's maximum win of {format_cents(max_win)}"
+                elif at_hand_pay_limit:
+                    why = "it reaches the hand-pay limit"
+                else:
+                    why = "it would pass the credit limit"
                 tx.set("handpay", {"kind": "jackpot", "amount_cents": win_cents, "game": record["number"]})
-                why = f", above the pay table's maximum win of {max_win} cents," if above_max else ""
-                tx.log(
-                    "hand_pay", f"Jackpot of {win_cents} cents{why} locks up for a hand pay.", game=game_id
-                )
+                tx.log("hand_pay", f"A win of {format_cents(win_cents)} locks up for a hand pay: {why}.",
+                       game=game_id)
             elif win_cents:
                 tx.meters.add("coin_out", win_cents)
                 tx.meters.add("current_credits", win_cents)
@@ -159,6 +172,9 @@ class PlayPart(CabinetPart):
             tx.meters.add("games_won" if win_cents > stake_cents else "games_lost", 1)
             if outcome.pools_cents:
                 tx.set("pools", {**memory.get("pools", {}), **outcome.pools_cents})
+            movements = outcome.summary.get("pool_movements")
+            if movements:
+                tx.set("pool_meters", pool_meters_after(memory.get("pool_meters", {}), movements))
             tx.set("scoreboard", scoreboard)
             final = {**record, "round": self.round.to_record()}
             tx.add_recall({**final, "outcome": {**result, "summary": dict(outcome.summary)}})
@@ -172,6 +188,8 @@ class PlayPart(CabinetPart):
             self.machine.trigger("jackpot_lockup" if hand_paid else "game_over")
         self._check_memory("after the game")
         self._settle()
+        if past_limit and not hand_paid and self.state == "attract":
+            self._cash_out(CashOut())  # the credit is past the limit: it leaves on a ticket
 
     def _paytable_id(self, game: Game) -> str:
         return str(getattr(game.paytable, "id", game.game_id))

@@ -15,8 +15,20 @@ from egm.events import (
     RunRomCheck,
 )
 from egm.memory.store import Transaction, WagerMemory
+from egm.money import format_cents
 
 from .core import CabinetPart
+
+
+def rom_check_message(when: str, problems: list[str], files: int) -> str:
+    """The event log's line for one ROM check.
+
+    >>> rom_check_message("at power-up", [], 212)
+    'ROM check at power-up: all 212 files verified.'
+    """
+    if problems:
+        return f"ROM check {when}: FAILED, {len(problems)} problem(s)."
+    return f"ROM check {when}: all {files} files verified."
 
 
 class ServicePart(CabinetPart):
@@ -54,6 +66,10 @@ class ServicePart(CabinetPart):
     def _ram_clear(self, event: RamClear) -> Result:
         if not self._allowed("ram_clear"):
             return self._not_now(event, "a RAM clear (operator menu only)")
+        owed = self._owed_before_ram_clear()
+        if owed:
+            return self._refuse(event, f"RAM clear refused: settle {' and '.join(owed)} first.")
+        final = self._final_meters()
         if self.memory is not None:
             self.memory.close()
         self.memory = WagerMemory.clear(
@@ -63,23 +79,55 @@ class ServicePart(CabinetPart):
             recall_depth=self.jurisdiction.recall_depth,
         )
         self._ram_error = ""
+        self._apply_settings()  # the configuration files' settings again
         self.round = None
         self.last_outcome = None
+        self._run_rom_check("after the RAM clear")  # logged first: the clear's own entry stays the newest
         self._commit(
-            lambda tx: tx.log("ram_clear", "RAM clear by the operator: meters, recall and log erased.")
+            lambda tx: tx.log(
+                "ram_clear",
+                "RAM clear by the operator: meters, recall and log erased "
+                f"(credit on the meter before the clear: {format_cents(final.get('current_credits', 0))}).",
+                final_meters=final,
+            )
         )
         self.machine.trigger("ram_clear")
         self.machine.trigger("ram_cleared")
-        self._run_rom_check()
         self._settle()
         return ACCEPTED
+
+    def _owed_before_ram_clear(self) -> list[str]:
+        """What a RAM clear would wipe that belongs to a player: each names what to settle first. A
+        RAM-error or accounting-error tilt's memory cannot be trusted, so it cannot hold the clear back."""
+        memory = self.memory
+        if memory is None or self._ram_error or memory.get("accounting_error"):
+            return []  # the clear is the only way out of these tilts; its log entry keeps the final meters
+        owed = []
+        if self.credits_cents:
+            credit = format_cents(self.credits_cents)
+            owed.append(f"the {credit} of credit on the meter (cash out or hand pay it)")
+        handpay = memory.get("handpay")
+        if handpay is not None:
+            amount = format_cents(int(handpay["amount_cents"]))
+            owed.append(f"the pending hand pay of {amount} (attendant key)")
+        if memory.get("cashout") is not None:
+            owed.append("the ticket being printed")
+        if self.round is not None:
+            owed.append("the game in progress (close the operator menu and finish it)")
+        return owed
+
+    def _final_meters(self) -> dict[str, int]:
+        """The meters as they stand before a clear (kept in the clear's log entry, which survives it)."""
+        if self.memory is None or self._ram_error:
+            return {}
+        record = self.memory.meters.to_record()
+        return {k: int(v) for k, v in record.items() if isinstance(v, int)}
 
     def _operator_rom_check(self, event: RunRomCheck) -> Result:
         if self.state != "audit":
             return self._not_now(event, "a ROM check (operator menu only)")
-        self._run_rom_check()
+        self._run_rom_check("by the operator")
         problems = "; ".join(self._rom_problems)
-        self._commit(lambda tx: tx.log("rom_check", f"ROM check: {problems or 'all files verified'}."))
         return Result(not self._rom_problems, problems or "ROM verified")
 
     def _door_changed(self, event: DoorChanged) -> Result:
@@ -127,8 +175,9 @@ class ServicePart(CabinetPart):
         self._drive_devices()  # the service lamp shows a warning
         return ACCEPTED
 
-    def _run_rom_check(self) -> None:
-        """Verify the program and pay-table ROM; each problem names the file and is logged."""
+    def _run_rom_check(self, when: str = "at door close") -> None:
+        """Verify the program and pay-table ROM; the result, and each problem naming its file, is
+        logged (at power-up memory is not open yet: _power_up_records logs it)."""
         if self.rom_check is None:
             self._rom_problems = []
             return
@@ -137,8 +186,14 @@ class ServicePart(CabinetPart):
         if self.config.kiosk and check.is_development_key:
             problems.append("kiosk mode refuses the development signing key; install a production-signed ROM")
         self._rom_problems = problems
-        if problems:  # at power-up memory is not open yet: _power_up_records logs them
-            self._commit(lambda tx: [tx.log("rom_error", f"ROM self-test failed: {p}") for p in problems])
+        self._rom_files = check.file_count
+
+        def logged(tx: Transaction) -> None:
+            tx.log("rom_check", rom_check_message(when, problems, check.file_count), files=check.file_count)
+            for p in problems:
+                tx.log("rom_error", f"ROM self-test failed: {p}")
+
+        self._commit(logged)
 
     handlers = {
         KeyTurned: _key_turned,

@@ -19,11 +19,33 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from egm.money import format_cents
+
 VALIDATION_DIGITS = 18
 
 
 class TicketRefused(Exception):
     """A ticket-in that the cabinet will not credit; the message says why."""
+
+
+def spoken_date(iso: str) -> str:
+    """An ISO time as a date a player reads.
+
+    >>> spoken_date("2026-11-26T06:08:32.713575+00:00")
+    '26 Nov 2026'
+    """
+    return datetime.fromisoformat(iso).strftime("%d %b %Y").lstrip("0")
+
+
+def spoken_time(iso: str | None) -> str:
+    """An ISO time as a player reads it (UTC, to the minute).
+
+    >>> spoken_time("2026-11-26T06:08:32.713575+00:00"), spoken_time(None)
+    ('26 Nov 2026 at 06:08 UTC', 'an earlier visit')
+    """
+    if not iso:
+        return "an earlier visit"
+    return f"{spoken_date(iso)} at {datetime.fromisoformat(iso).strftime('%H:%M')} UTC"
 
 
 def _mac(key: bytes, *fields: object) -> bytes:
@@ -86,25 +108,32 @@ def check_redemption(
     """The issued ticket a barcode redeems, or TicketRefused saying why it is not honoured."""
     if len(barcode) != VALIDATION_DIGITS or not barcode.isdigit():
         raise TicketRefused(
-            f"ticket '{barcode}' is not an 18-digit validation number; returned to the player"
+            "This ticket's validation number cannot be read (it needs 18 digits); it was returned."
         )
     ticket = tickets.get(barcode)
     if ticket is None:
-        raise TicketRefused(f"ticket {barcode} was not issued by this cabinet (unknown or forged); returned")
+        raise TicketRefused(
+            "This ticket was not issued by this machine (unknown or forged validation number); "
+            "it was returned: call an attendant."
+        )
     expected_number = validation_number(
         key, ticket["machine_number"], ticket["sequence"], ticket["amount_cents"], ticket["issued_at"]
     )
     if expected_number != barcode or not hmac.compare_digest(ticket["signature"], _signature(key, ticket)):
         raise TicketRefused(
-            f"ticket {barcode} fails its signature check (altered); returned, call an attendant"
+            "This ticket fails its security check (altered); it was returned: call an attendant."
         )
     if amount_read_cents and amount_read_cents != ticket["amount_cents"]:
         raise TicketRefused(
-            f"ticket {barcode} reads {amount_read_cents} cents but was issued for {ticket['amount_cents']}; "
-            "returned, call an attendant"
+            f"This ticket reads {format_cents(amount_read_cents)} but was issued for "
+            f"{format_cents(ticket['amount_cents'])}; it was returned: call an attendant."
         )
     if ticket["status"] != "issued":
-        raise TicketRefused(f"ticket {barcode} was already redeemed on {ticket.get('redeemed_at')}; returned")
+        raise TicketRefused(
+            f"This ticket was already redeemed on {spoken_time(ticket.get('redeemed_at'))}; it was returned."
+        )
     if ticket["expires_at"] < now.isoformat():
-        raise TicketRefused(f"ticket {barcode} expired on {ticket['expires_at'][:10]}; see the cashier")
+        raise TicketRefused(
+            f"This ticket expired on {spoken_date(ticket['expires_at'])}; it was returned: see the cashier."
+        )
     return ticket

@@ -22,7 +22,7 @@ from egm.clock import SystemClock
 from egm.config import CabinetConfig
 from egm.host.serve import serve_host_until
 from egm.video.controller import VideoController
-from egm.video.script import Script
+from egm.video.script import SHOT, Script
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,13 @@ def run(options: RunOptions) -> int:
                     if script.done and not pygame.event.peek():
                         video.running = False
                 for event in pygame.event.get():
-                    video.process(event)
+                    if event.type == SHOT:  # the window as the input before it left it, before what follows
+                        video.update()
+                        video.present(pygame.display.get_surface())
+                        pygame.display.flip()
+                        save_shot(Path(event.path), pygame.display.get_surface(), video.res.kit.drawn)
+                    else:
+                        video.process(event)
                 video.update()
                 video.present(pygame.display.get_surface())
                 pygame.display.flip()
@@ -101,6 +107,13 @@ def run(options: RunOptions) -> int:
         signal.signal(signal.SIGTERM, default_sigterm)
         pygame.quit()
     return 0
+
+
+def save_shot(path: Path, window: pygame.Surface, words: list[str]) -> None:
+    """The window as shown, and the words drawn on it (FILE.txt beside it), for a scripted session."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(window, str(path))
+    path.with_name(path.name + ".txt").write_text("\n".join(words) + "\n", encoding="utf-8")
 
 
 def _stop_requested(signum: int, frame: object) -> None:

@@ -64,6 +64,9 @@ def _screenshot_command(args: argparse.Namespace) -> int:
     if args.scene == "list":
         print("\n".join(known))
         return 0
+    if args.out is None:
+        print("egm screenshot: --out FILE.png is required", file=sys.stderr)
+        return 2
     if args.scene not in known:
         print(f"egm screenshot: unknown scene '{args.scene}'; known scenes: {', '.join(known)}",
               file=sys.stderr)

@@ -26,7 +26,8 @@ from egm.events import CashOut, Door, Key, PlayerDecision, Result, StartGame
 from egm.games import UnknownGame, descriptor_of
 from egm.games.base import Game, Round, RoundView, Wager
 from egm.games.descriptor import InfoPage
-from egm.video import snap
+from egm.video import service_info, snap
+from egm.video.bet_choice import BetChoice
 from egm.video.inputs import DEVICE_KEYS, PANEL_KEYS, PointerFilter
 from egm.video.layout import BAR_RECT, CONTENT_RECT, LOGICAL_SIZE, Viewport
 from egm.video.overlays import draw_help, draw_ticket_overlay, draw_toasts, help_pages, shade
@@ -40,23 +41,29 @@ from egm.video.scenes.hand_pay import HandPayScene
 from egm.video.scenes.operator import OperatorScene
 from egm.video.scenes.tilt import TiltScene
 from egm.video.sound_cues import cues
-from egm.video.theme import CABINET, GOLD, RED, WHITE, money
-from egm.video.widgets import Button, draw_all, hit, label_box
+from egm.video.theme import CABINET, GOLD, RED, WHITE, money, panel
+from egm.video.widgets import Button, draw_all, hit, hit_any, label_box
 from hardware.factory import Devices
 
 TOAST_S = 3.0
 ROLLUP_S = 1.0  # the WIN meter counts up after a reveal
+CELEBRATE_S = 4.0  # a pool won: the celebration over the table after the reveal
 RECALL_SHOWN = 10
 HELD_CUES = ("win", "jackpot")  # played once the reveal has shown the result
 WAIT_REVEAL = "Please wait: the cards are being revealed."
 AUTO_PLAY = "auto_play"  # the panel button that plays the round's reference decision
 PANEL_BUTTONS = (  # (panel button, label, x, width) along the bottom bar; AUTO_PLAY's label is the game's
-    ("help", "HELP", 980, 140),
-    ("cash_out", "CASH\nOUT", 1136, 180),
-    ("bet", "BET", 1332, 170),
-    (AUTO_PLAY, "AUTO\nPLAY", 1518, 180),
-    ("deal", "DEAL", 1714, 186),
+    ("help", "HELP", 896, 104),
+    ("cash_out", "CASH\nOUT", 1012, 138),
+    ("bet_one", "BET\nONE", 1162, 124),
+    ("max_bet", "MAX\nBET", 1298, 124),
+    ("side_bet", "SIDE\nBET", 1434, 124),
+    (AUTO_PLAY, "AUTO\nPLAY", 1570, 150),
+    ("deal", "DEAL", 1732, 168),
 )
+BET_BUTTONS = ("bet_one", "max_bet", "side_bet")
+METER_X, METER_W = 160, 236
+DRAWER_RECT = pygame.Rect(20, 360, 1880, 560)
 REAL_DEVICE = {  # what a drawer control says when its device is a real one
     "bill_acceptor": "The bill acceptor is a real device in this configuration: insert notes and tickets "
                      "at its mouth.",
@@ -67,6 +74,8 @@ GAME_KEYS = {f"game_{n}": getattr(pygame, f"K_{n}") for n in range(1, 10)} | {"g
 EMULATED_CONTROLS = {  # drawer control -> (device, the emulated device's method it needs)
     "bill": ("bill_acceptor", "insert_bill"),
     "ticket": ("bill_acceptor", "insert_ticket"),
+    "counterfeit": ("bill_acceptor", "insert_counterfeit"),
+    "bad_ticket": ("bill_acceptor", "insert_ticket"),
     "door": ("doors", "open_door"),
     "key": ("doors", "turn_key"),
 }
@@ -136,12 +145,14 @@ class VideoController:
         self.help_page = 0
         self.toasts: list[Toast] = []
         self.keys_on: set[Key] = set()
-        self.bet_credits: dict[str, int] = {}  # the bet chosen with BET, per game (default: the game's)
+        self.bets: dict[str, BetChoice] = {}  # the wager chosen on the panel, per game (default: the game's)
         self.table: Mapping[str, Any] | None = None  # the round on the table, live or just finished
         self.shown_outcome: Mapping[str, Any] | None = None
         self.pending_cues: list[str] = []
         self.was_busy = False
         self.rollup_start: float | None = None
+        self.held_credit = 0  # the credit shown before a reveal (held while a win goes elsewhere)
+        self.rom_files: dict[str, Any] | None = None  # the ROM details, read once
         self.recall_views: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
         self.tickets_seen = len(self._printed())
         self.scenes: dict[str, Scene] = {}
@@ -158,7 +169,7 @@ class VideoController:
         self._poll_devices()
         self._refresh()
         printed = self._printed()
-        if len(printed) > self.tickets_seen:
+        if len(printed) > self.tickets_seen and not self.scene.busy(self.frame):  # after a reveal
             self.tickets_seen = len(printed)
             self.overlay = "ticket"
         return self.frame
@@ -167,6 +178,9 @@ class VideoController:
         previous = self.snapshot
         self.snapshot = self._display(self.cabinet.snapshot())
         self.pending_cues += cues(previous, self.snapshot)
+        volume = (self.snapshot.get("settings") or {}).get("volume_percent")
+        if volume is not None:  # the operator's volume setting
+            self.audio.volume = volume / 100
         now = self.clock.monotonic()
         self.toasts = [t for t in self.toasts if t.until > now]
         self.frame = Frame(self.snapshot, now)
@@ -178,6 +192,8 @@ class VideoController:
         busy = scene.busy(self.frame)
         if self.was_busy and not busy:
             self.rollup_start = now  # the result is revealed: the win rolls up
+        if not busy:
+            self.held_credit = self.meters_shown(self.frame)[0]
         self.was_busy = busy
         for cue in self.pending_cues:
             if not (busy and cue in HELD_CUES):
@@ -194,12 +210,26 @@ class VideoController:
         elif raw.get("last_outcome") and raw["last_outcome"] != self.shown_outcome:
             self.shown_outcome = raw["last_outcome"]
             self.table = self._finished_table(raw["last_outcome"])
+            finished = self.table["view"] if self.table else None
+            if finished is not None:  # the bet in force for that game stays shown (after a restart too)
+                self._keep_bet(finished)
         elif raw.get("last_outcome") is None:
             self.table = None  # a RAM clear forgot the last hand
         display = {**raw, "game": self.table}
         if snap.state(raw) == "audit":
             display["recall"] = [self._recall_entry(r) for r in self.cabinet.recall()[:RECALL_SHOWN]]
-            display["event_log"] = self.cabinet.event_log(40)
+            display["event_log"] = log = self.cabinet.event_log()
+            if self.rom_files is None:
+                self.rom_files = service_info.rom_details(self.config, self.cabinet.games)
+            speaker = type(self.audio.speaker).__name__.replace("Speaker", "").lower() or "speaker"
+            display["service"] = {
+                "devices": service_info.device_rows(raw, self.config, f"{speaker}, volume "
+                                                    f"{round(self.audio.volume * 100)}%", log),
+                "settings": service_info.setting_rows(raw, self.cabinet.games, self.config.jurisdiction,
+                                                      self.clock.now().strftime("%Y-%m-%d %H:%M:%S UTC")),
+                "pools": service_info.pool_rows(raw),
+                "rom": {**self.rom_files, "last_check": service_info.last_rom_check(log)},
+            }
         return display
 
     def _recall_entry(self, record: Mapping[str, Any]) -> dict[str, Any]:
@@ -226,22 +256,49 @@ class VideoController:
     def render(self) -> pygame.Surface:
         """Draw the current frame on the logical 1920x1080 surface and return it."""
         surface, frame, kit = self.logical, self.frame, self.res.kit
+        kit.drawn.clear()
         surface.fill(CABINET)
         surface.set_clip(CONTENT_RECT)
         self.scene.draw(surface, frame)
         surface.set_clip(None)
+        self._draw_celebration(surface, frame)
         self._draw_bar(surface, frame)
         if self.overlay == "help":
             pages = self.help_pages()
             draw_help(surface, kit, pages[min(self.help_page, len(pages) - 1)], self.help_page, len(pages))
         elif self.overlay == "drawer":
             shade(surface)
-            kit.text(surface, self.drawer_title(), (960, 440), 44, GOLD, bold=True, anchor="midbottom")
+            panel(surface, DRAWER_RECT)  # the drawer is its own panel: the scene below never shows through
+            kit.text(surface, self.drawer_title(), (960, DRAWER_RECT.y + 18), 44, GOLD, bold=True,
+                     anchor="midtop")
             draw_all(surface, kit, self.drawer_buttons(), frame.now)
         elif self.overlay == "ticket" and self._printed():
             draw_ticket_overlay(surface, kit, self._printed()[-1])
         draw_toasts(surface, kit, [(t.text, t.error) for t in self.toasts])
         return surface
+
+    def _draw_celebration(self, surface: pygame.Surface, frame: Frame) -> None:
+        """A pool won (the Dragon jackpot...): gold coins rain and the amount flashes over the table
+        for CELEBRATE_S seconds after the reveal, or until a press."""
+        view = snap.view(frame.snapshot)
+        if view is None or not view.pools_won_cents or self.rollup_start is None or self.scene.busy(frame):
+            return
+        age = frame.now - self.rollup_start
+        if not 0 <= age < CELEBRATE_S:
+            return
+        for n in range(40):  # coins: each column falls at its own speed, from its own height
+            x = (n * 197) % 1900 + 10
+            y = round((n * 131 + age * (420 + n * 9)) % 930)
+            pygame.draw.circle(surface, GOLD, (x, y), 18)
+            pygame.draw.circle(surface, (150, 110, 20), (x, y), 18, width=3)
+        won = sum(view.pools_won_cents.values())
+        box = pygame.Rect(0, 0, 1100, 200)
+        box.center = (960, 380)
+        pygame.draw.rect(surface, (40, 10, 10) if int(age * 4) % 2 else (90, 20, 20), box, border_radius=24)
+        pygame.draw.rect(surface, GOLD, box, width=6, border_radius=24)
+        self.res.kit.text(surface, "JACKPOT!", (960, box.y + 18), 72, GOLD, bold=True, anchor="midtop")
+        self.res.kit.text(surface, f"YOU WIN {money(won)}", (960, box.bottom - 18), 56, WHITE, bold=True,
+                          anchor="midbottom")
 
     def present(self, target: pygame.Surface) -> None:
         self.viewport.present(self.render(), target)
@@ -254,6 +311,10 @@ class VideoController:
     # --- scenes ---------------------------------------------------------------------------------
     def scene_for(self, s: snap.Snapshot) -> Scene:
         state = snap.state(s)
+        table = getattr(self, "scene", None)
+        on_table = table is not None and bool(table.game_id) and table.game_id == snap.game_id(s)
+        if state in ("handpay", "cashout") and on_table and table.busy(Frame(s, self.clock.monotonic())):
+            return table  # a win that goes to a hand pay or a ticket is revealed first, then that shows
         if state.startswith("game.") or (state == "attract" and snap.view(s) is not None):
             gid = snap.game_id(s)
             return self._scene(f"game:{gid}", lambda: game_scene(self.res, gid))
@@ -319,16 +380,24 @@ class VideoController:
                     self.overlay = None  # a touch anywhere else closes the overlay
             return
         if BAR_RECT.collidepoint(event.pos) and event.type != pygame.MOUSEMOTION:
-            button = hit(self.bar_buttons(), event.pos) if event.type == pygame.MOUSEBUTTONUP else None
+            button = hit_any(self.bar_buttons(), event.pos) if event.type == pygame.MOUSEBUTTONUP else None
             if button is not None:
                 self.device("drawer") if button.action == "drawer" else self.press(button.action)
             return
         self._to_scene(event)
 
+    def hurry(self) -> None:
+        """A press brings the animations to their end state: the deal laid, the win rolled up and
+        the celebration over (a reveal still showing its result is never hurried: it is `busy`)."""
+        self.scene.hurry(self.frame)
+        self.rollup_start = None
+
     def _to_scene(self, event: pygame.event.Event) -> None:
         if self.scene.busy(self.frame) and event.type in (pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
             self.toast(WAIT_REVEAL)
             return
+        if event.type in (pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
+            self.rollup_start = None  # the win's roll-up and celebration end at once
         for out in self.scene.handle(event, self.frame):
             if isinstance(out, UiAction):
                 self.ui_action(out.name)
@@ -347,27 +416,22 @@ class VideoController:
         """A button-panel press (keyboard or on-screen). HELP and BET are the display's own; the
         rest become cabinet events for the state the cabinet is in."""
         self.audio.play("button")
+        self.hurry()
         state = snap.state(self.snapshot)
+        acts, why = self.acts_now(button)
         if button == "help":
             self.overlay = None if self.overlay == "help" else "help"
             self.help_page = 0
-        elif self.scene.busy(self.frame):
-            self.toast(WAIT_REVEAL)
-        elif button == "bet":
-            self._next_bet(state)
-        elif button == "max_bet":
-            self._max_bet(state)
+        elif not acts and why:
+            self.toast(why)  # a dark button says why not
+        elif button in BET_BUTTONS:
+            self._bet_button(button)
         elif button in GAME_KEYS:  # the game's own buttons, as its keys
             self._to_scene(pygame.event.Event(pygame.KEYDOWN, key=GAME_KEYS[button], mod=0, unicode=""))
         elif button == "cash_out":
             self.send(CashOut())
-        elif button == AUTO_PLAY:
-            round_ = self.cabinet.round
-            if round_ is None or self.lamps()[AUTO_PLAY] == "off":
-                label = self.auto_play_label().replace("\n", " ")
-                self.toast(f"{label} plays the game's own choice when its lamp is lit.")
-                return
-            self.send(PlayerDecision(round_.reference_decision()))
+        elif button == AUTO_PLAY and self.cabinet.round is not None:
+            self.send(PlayerDecision(self.cabinet.round.reference_decision()))
         elif button == "deal":
             if state.startswith("game."):  # DEAL confirms the step on the table
                 self._to_scene(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
@@ -382,51 +446,62 @@ class VideoController:
         """The game on the table, else the game selected on the menu."""
         return snap.game_id(self.snapshot) or snap.selected_game(self.snapshot)
 
-    def bets_offered(self, game_id: str) -> tuple[int, ...]:
-        """The bets (credits) the game's pay table offers; BET steps through exactly these."""
-        game = self.cabinet.games.get(game_id)
-        return game.bets_offered() if game is not None else ()
+    def bet_choice(self, game_id: str) -> BetChoice:
+        return self.bets.setdefault(game_id, BetChoice())
 
-    def chosen_bet(self, game_id: str) -> int | None:
+    def _keep_bet(self, view: RoundView) -> None:
+        """The wager of a finished game stays chosen for the next one (and is shown after a restart)."""
+        game = self.cabinet.games.get(view.game_id)
+        if game is None:
+            return
+        choice = self.bet_choice(view.game_id)
+        choice.bet_credits = view.bet_credits
+        side = choice.side_bet_name(game)
+        if side is not None:
+            choice.side_bets[side] = view.stake_credits - game.wager_offer().stake_bets * view.bet_credits
+
+    def _bet_button(self, button: str) -> None:
+        """BET ONE, MAX BET (which also deals, as on any cabinet) or SIDE BET, between games."""
+        gid = self.game_shown()
+        game = self.cabinet.games.get(gid)
+        if game is None:
+            self.toast("Choose a game first: touch its tile.")
+            return
+        choice, denom = self.bet_choice(gid), snap.denom_cents(self.snapshot)
+        if button == "side_bet":
+            name = choice.side_bet_name(game)
+            if name is None:
+                self.toast(f"{descriptor_of(gid).title} has no side bet.")
+                return
+            amount = choice.next_side_bet(game)
+            title = name.replace("_", " ").upper()
+            self.toast(f"{title} {amount:,} credits ({money(amount * denom)}): "
+                       f"{self.stake_credits():,} credits a game", error=False)
+            return
+        bet = choice.max_bet(game) if button == "max_bet" else choice.bet_one(game, denom)
+        stake = self.stake_credits()
+        self.toast(f"Bet {bet:,}: {stake:,} credits ({money(stake * denom)}) a game", error=False)
+        if button == "max_bet" and snap.credits(self.snapshot) >= self.stake_credits():
+            self.press("deal")
+
+    def side_bet_credits(self) -> int:
+        """The side bet on the game shown: the round's own during a game, else the one chosen."""
+        gid = self.game_shown()
+        game = self.cabinet.games.get(gid)
+        wager = self.wager(gid)
+        if game is None or wager is None:
+            return 0
+        view = snap.view(self.snapshot)
+        if snap.state(self.snapshot).startswith("game.") and view is not None:
+            return view.stake_credits - game.wager_offer().stake_bets * view.bet_credits
+        return sum(wager.side_bets.values())
+
+    def wager(self, game_id: str) -> Wager | None:
+        """The wager chosen on the panel (the cabinet checks it against the pay table)."""
         game = self.cabinet.games.get(game_id)
         if game is None:
             return None
-        default = game.default_wager(self.config.denomination_cents).bet_credits
-        return self.bet_credits.get(game_id, default)
-
-    def _next_bet(self, state: str) -> None:
-        if state != "attract":
-            self.toast("BET changes the bet between games.")
-            return
-        gid = self.game_shown()
-        bets, bet = self.bets_offered(gid), self.chosen_bet(gid)
-        if not bets or bet is None:
-            self.toast("Choose a game first: touch its tile.")
-            return
-        later = [b for b in bets if b > bet]
-        self.bet_credits[gid] = later[0] if later else bets[0]
-        self.toast(f"Bet {self.bet_credits[gid]}: {self.stake_credits()} credits a game", error=False)
-
-    def _max_bet(self, state: str) -> None:
-        """MAX BET: the highest bet the pay table offers, and the game starts (as on any slot panel)."""
-        if state != "attract":
-            self.toast("MAX BET plays the highest bet between games.")
-            return
-        gid = self.game_shown()
-        bets = self.bets_offered(gid)
-        if not bets:
-            self.toast("Choose a game first: touch its tile.")
-            return
-        self.bet_credits[gid] = max(bets)
-        if self.send(StartGame(gid, self.wager(gid))).accepted:
-            self.overlay = None
-
-    def wager(self, game_id: str) -> Wager | None:
-        """The wager for the bet chosen with BET (the cabinet checks it against the pay table)."""
-        game, bet = self.cabinet.games.get(game_id), self.chosen_bet(game_id)
-        if game is None or bet is None:
-            return None
-        return game.wager_for(bet, self.config.denomination_cents)
+        return self.bet_choice(game_id).wager(game, snap.denom_cents(self.snapshot))
 
     def stake_credits(self) -> int:
         view = snap.view(self.snapshot)
@@ -451,6 +526,9 @@ class VideoController:
         if name == "shutdown":
             self.running = False
         elif name == "menu":
+            if self.scene.busy(self.frame):  # the reveal is never skipped, not even to the menu
+                self.toast(WAIT_REVEAL)
+                return
             self.table = None
             self._refresh()
         elif name == "deal":
@@ -490,6 +568,15 @@ class VideoController:
                 return
             acceptor.insert_ticket(printed[-1].validation_number, printed[-1].amount_cents)
             self.overlay = None
+        elif kind == "counterfeit":
+            acceptor.insert_counterfeit(self.config.bill_denominations_cents[-1])
+        elif kind == "bad_ticket":
+            found = bad_ticket(arg, snap.tickets(self.snapshot), self.clock.now().isoformat())
+            if isinstance(found, str):
+                self.toast(found)
+                return
+            acceptor.insert_ticket(*found)
+            self.overlay = None
         elif kind == "door":
             door = Door(arg)
             (doors.close_door if doors.is_open(door) else doors.open_door)(door)
@@ -526,22 +613,56 @@ class VideoController:
     def _printed(self) -> list[Any]:
         return list(getattr(self.devices.printer, "printed", []))
 
-    def lamps(self) -> dict[str, str]:
-        """Each panel lamp as the panel shows it: the cabinet's lamps, plus BET and the auto-play
-        button lit when those buttons have a function now."""
+    def acts_now(self, button: str) -> tuple[bool, str]:
+        """Whether pressing a panel button acts now (its lamp is lit exactly then) and, when it does
+        not, why not in a sentence ("" when the cabinet gives the reason: the press is sent to it)."""
+        s, state = self.snapshot, snap.state(self.snapshot)
         panel_lamps = {
             k: str(getattr(v, "value", v)) for k, v in getattr(self.devices.button_panel, "lamps", {}).items()
         }
-        view = snap.view(self.snapshot)
-        state = snap.state(self.snapshot)
+        if button == "help":
+            return True, ""
+        if self.scene.busy(self.frame):
+            return False, WAIT_REVEAL
         live = state.startswith("game.")
-        return {
-            "help": "on",
-            "cash_out": panel_lamps.get("cash_out", "on"),
-            "deal": "on" if live else panel_lamps.get("deal", "on"),
-            "bet": "on" if state == "attract" else "off",
-            AUTO_PLAY: "flash" if live and view is not None and view.auto_decision else "off",
-        }
+        if button == "cash_out":
+            if live:
+                return False, "Cash out when the game is over: your credit is safe."
+            if state == "attract" and snap.credits(s) == 0:
+                return False, "There is no credit to cash out."
+            return panel_lamps.get("cash_out", "on") != "off", ""
+        if button == "deal":
+            if live:
+                refusal = self.scene.deal_refusal(self.frame)
+                return refusal is None, refusal or ""
+            if state == "attract" and snap.credits(s) < self.stake_credits():
+                return False, ""  # the cabinet says what a game costs and what the meter holds
+            return panel_lamps.get("deal", "on") != "off", ""
+        if button in BET_BUTTONS:
+            if state != "attract":
+                return False, "The bet changes between games."
+            game = self.cabinet.games.get(self.game_shown())
+            if game is None:
+                return False, "Choose a game first: touch its tile."
+            if button == "side_bet" and not game.wager_offer().side_bet_limits:
+                return False, f"{descriptor_of(game.game_id).title} has no side bet."
+            return True, ""
+        if button == AUTO_PLAY:
+            view = snap.view(s)
+            if live and view is not None and view.auto_decision:
+                return True, ""
+            label = self.auto_play_label().replace("\n", " ")
+            return False, f"{label} plays the game's own choice when its lamp is lit."
+        return True, ""
+
+    def lamps(self) -> dict[str, str]:
+        """Each panel lamp as the panel shows it: lit exactly when pressing it acts now (DEAL and the
+        auto-play button flash when they are the next thing to press)."""
+        lamps = {}
+        for name, _, _, _ in PANEL_BUTTONS:
+            acts, _ = self.acts_now(name)
+            lamps[name] = ("flash" if name in ("deal", AUTO_PLAY) else "on") if acts else "off"
+        return lamps
 
     def bar_buttons(self) -> list[Button]:
         lamps = self.lamps()
@@ -581,28 +702,35 @@ class VideoController:
             ("key:operator", "OPERATOR\nKEY " + ("OFF" if Key.OPERATOR in self.keys_on else "ON")),
             ("key:attendant", "ATTENDANT\nKEY " + ("OFF" if Key.ATTENDANT in self.keys_on else "ON")),
             ("power_cut", "CUT\nPOWER"),
+            ("counterfeit", "COUNTERFEIT\nBILL"),
+            ("bad_ticket:forged", "FORGED\nTICKET"),
+            ("bad_ticket:expired", "EXPIRED\nTICKET"),
+            ("bad_ticket:redeemed", "REDEEMED\nTICKET"),
         ]
         return [
             Button(
                 action,
                 label,
-                pygame.Rect(40 + (i % 6) * 310, 520 + (i // 6) * 140, 290, 120),
+                pygame.Rect(40 + (i % 6) * 310, DRAWER_RECT.y + 90 + (i // 6) * 140, 290, 120),
                 "on",
-                RED if action == "power_cut" else (110, 200, 255),
+                RED if action.startswith(("power_cut", "counterfeit", "bad_ticket")) else (110, 200, 255),
             )
             for i, (action, label) in enumerate(items)
         ]
 
     def meters_shown(self, frame: Frame) -> tuple[int, int]:
-        """(CREDIT, WIN) as the meters show them: while the hand is revealed the win is not yet
-        shown (nor in the credit); then it rolls up into both over ROLLUP_S seconds."""
+        """(CREDIT, WIN) as the meters show them: while a hand is revealed they hold what they showed
+        before it (the win is in neither, wherever it goes: the meter, a hand pay or a ticket); then
+        a win on the credit meter rolls up into both over ROLLUP_S seconds."""
         s = frame.snapshot
         credit = snap.credits(s)
+        if self.scene.game_id and self.scene.busy(frame):
+            return self.held_credit, 0
         if not (snap.state(s) == "attract" and snap.view(s) is not None):
             return credit, 0
         win = snap.last_win_credits(s)
-        if self.scene.busy(frame):
-            return credit - win, 0
+        if win > credit:  # the win left the meter with the rest (a ticket past the credit limit)
+            return credit, win
         rolled = (
             win
             if self.rollup_start is None
@@ -617,9 +745,35 @@ class VideoController:
         denom = snap.denom_cents(s)
         credit, win = self.meters_shown(frame)
         meters = (("CREDIT", credit), ("BET", self.stake_credits()), ("WIN", win))
-        x0 = 20 if self.kiosk else 160
+        x0 = 20 if self.kiosk else METER_X
         for i, (title, value) in enumerate(meters):
-            rect = pygame.Rect(x0 + i * 270, BAR_RECT.y + 18, 255, 114)
+            rect = pygame.Rect(x0 + i * (METER_W + 10), BAR_RECT.y + 18, METER_W, 114)
             colour = GOLD if title == "WIN" and value else WHITE
-            label_box(surface, kit, rect, f"{title}  {money(value * denom)}", f"{value:,}", colour, 48)
+            side = self.side_bet_credits() if title == "BET" else 0
+            caption = f"{title}  {money(value * denom)}" + (f"  SIDE {side:,}" if side else "")
+            label_box(surface, kit, rect, caption, f"{value:,}", colour, 48)
         draw_all(surface, kit, self.bar_buttons(), frame.now)
+
+
+def bad_ticket(kind: str, issued: list[Any], now_iso: str) -> tuple[str, int] | str:
+    """(validation number, amount) of a ticket the cabinet must refuse, for the device drawer: a forged
+    validation number (the newest ticket's, its last digit changed), an expired ticket, or one
+    already redeemed; or a sentence saying why there is none to insert.
+
+    >>> bad_ticket("forged", [{"validation_number": "123456789012345678", "amount_cents": 500}], "")
+    ('123456789012345679', 500)
+    """
+    if kind == "forged":
+        if not issued:
+            return "000000000000000001", 100  # no ticket issued yet: any number is forged
+        number, amount = str(issued[0]["validation_number"]), int(issued[0]["amount_cents"])
+        return number[:-1] + str((int(number[-1]) + 1) % 10), amount
+    if kind == "expired":
+        found = [t for t in issued if t.get("status") == "issued" and str(t.get("expires_at")) < now_iso]
+        why = "No printed ticket has expired yet: a ticket expires after the configured number of days."
+    else:
+        found = [t for t in issued if t.get("status") == "redeemed"]
+        why = "No ticket has been redeemed yet: insert a printed ticket first."
+    if not found:
+        return why
+    return str(found[0]["validation_number"]), int(found[0]["amount_cents"])

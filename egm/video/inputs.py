@@ -19,7 +19,9 @@ from egm.video.layout import Viewport
 PANEL_KEYS: dict[int, str] = {
     pygame.K_SPACE: "deal",
     pygame.K_RETURN: "deal",
-    pygame.K_b: "bet",
+    pygame.K_b: "bet_one",
+    pygame.K_x: "max_bet",
+    pygame.K_s: "side_bet",
     pygame.K_c: "cash_out",
     pygame.K_h: "auto_play",  # the game's own auto-play button (HOUSE WAY in Dragon Poker)
     pygame.K_F1: "help",
@@ -43,7 +45,8 @@ DEVICE_KEYS: dict[int, str] = {
 }
 KEY_HELP: tuple[tuple[str, str], ...] = (
     ("SPACE / ENTER", "Deal (start a game, confirm)"),
-    ("B", "Bet: next bet level"),
+    ("B / X", "BET ONE: the next bet level / MAX BET: the largest bet, and deal"),
+    ("S", "SIDE BET: the next side-bet amount (e.g. Dragon Poker's pair bonus)"),
     ("H", "The game's auto-play button (e.g. HOUSE WAY): its choice now"),
     ("C", "Cash out (prints a ticket, or hand pay)"),
     ("1 - 9, BACKSPACE", "The game's own keys (see its rules page)"),

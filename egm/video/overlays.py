@@ -69,8 +69,9 @@ def draw_ticket_overlay(surface: pygame.Surface, kit: Kit, ticket: TicketData) -
 
 
 def draw_toasts(surface: pygame.Surface, kit: Kit, toasts: list[tuple[str, bool]]) -> None:
-    """Messages above the bar, newest lowest: red for a refusal, green for information."""
-    for i, (text, error) in enumerate(reversed(toasts)):
+    """The newest message above the bar, red for a refusal, green for information: one at a time, so
+    notices never stack over the table's own instructions."""
+    for i, (text, error) in enumerate(reversed(toasts[-1:])):
         size = kit.fit(text, 1700, 34, bold=True)
         image = kit.render(text, size, WHITE, bold=True)
         rect = image.get_rect(midbottom=(LOGICAL_RECT.centerx, BAR_RECT.y - 20 - i * 70)).inflate(50, 24)

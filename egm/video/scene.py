@@ -120,3 +120,12 @@ class Scene(ABC):
     def busy(self, frame: Frame) -> bool:
         """True while an animation runs: the controller then refuses panel presses with a reason."""
         return False
+
+    def hurry(self, frame: Frame) -> None:  # noqa: B027 - optional hook
+        """A press during an animation (a deal...) brings it to its end state at once. Never past a
+        result: while a result is being revealed the scene is `busy` and input is refused."""
+
+    def deal_refusal(self, frame: Frame) -> str | None:
+        """During a game: why DEAL (confirm) does nothing on this table now, as a sentence (its lamp is
+        then dark), or None when DEAL acts now (the controller sends the table an ENTER key)."""
+        return "DEAL has nothing to confirm on this table: use the table's own buttons."

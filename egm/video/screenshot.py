@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from egm.events import PlayerDecision, SelectGame
 from egm.games import descriptors
+from egm.video.scenes.operator import TAB_STEP, TAB_W, TABS
 from egm.video.session import Session
 
 HUNDRED_DOLLAR_KEY = "f7"  # the sixth bill denomination in config/cabinet.toml ($100)
@@ -43,9 +44,43 @@ def operator(s: Session) -> None:
     s.key("f10")  # operator key on
 
 
-def operator_recall(s: Session) -> None:
-    operator(s)
-    s.click(40 + 306 + 145, 75)  # the GAME RECALL tab
+def operator_tab(tab: str) -> Recipe:
+    """The operator menu after one game, on one of its pages (`OperatorScene` TABS)."""
+
+    def recipe(s: Session) -> None:
+        for _ in range(6):  # a few games, until a pool has taken money in (the pool meters show it)
+            play_one(s)
+            meters = s.cabinet.snapshot().get("pool_meters") or {}
+            if any(sum(row.get("paid_in_cents", {}).values()) for row in meters.values()):
+                break
+        s.key("f10")  # operator key on
+        s.click(*tab_centre(tab))
+
+    return recipe
+
+
+def tab_centre(tab: str) -> tuple[int, int]:
+    """The middle of an operator-menu tab."""
+    return 40 + TABS.index(tab) * TAB_STEP + TAB_W // 2, 75
+
+
+def help_page(page: int) -> Recipe:
+    """HELP on the game menu, turned to `page` (0: the keys; then the game's rules and pays)."""
+
+    def recipe(s: Session) -> None:
+        credit(s)
+        s.key("f1")
+        for _ in range(page):
+            s.click(960, 540)
+
+    return recipe
+
+
+def side_bet(s: Session) -> None:
+    """The game menu with the pair-bonus side bet chosen (2 credits) on the BET meter."""
+    credit(s)
+    s.key("s")
+    s.key("s")
 
 
 def hand_pay(s: Session) -> None:
@@ -65,9 +100,17 @@ CABINET_RECIPES: dict[str, Recipe] = {
     "ticket": ticket,
     "hand-pay": hand_pay,
     "operator": operator,
-    "operator-recall": operator_recall,
+    "operator-recall": operator_tab("recall"),
+    "service-events": operator_tab("events"),
+    "service-devices": operator_tab("devices"),
+    "service-settings": operator_tab("settings"),
+    "service-pools": operator_tab("pools"),
+    "service-rom": operator_tab("rom"),
     "tilt": lambda s: s.key("f8"),  # open the main door
     "help": lambda s: s.key("f1"),
+    "help-rules": help_page(1),
+    "help-paytable": help_page(2),
+    "side-bet": side_bet,
     "devices": lambda s: s.key("tab"),
 }
 

@@ -7,6 +7,8 @@ One command per line; `#` starts a comment. Positions are logical (1920x1080) pi
     key space         press and release a key (pygame key names: space, return, f2, 1, b, ...)
     click 960 540     mouse press and release at a logical position
     touch 960 540     finger press and release at a logical position
+    shot FILE.png     save the window as it is shown once the input before has been handled, and the
+                      words drawn on it, one per line, in FILE.png.txt (a test reads them)
     quit              end the session (the window closes as with ESC)
 """
 
@@ -20,7 +22,8 @@ import pygame
 
 from egm.video.layout import Viewport
 
-COMMANDS = ("wait", "key", "click", "touch", "quit")
+COMMANDS = ("wait", "key", "click", "touch", "shot", "quit")
+SHOT = pygame.event.custom_type()  # posted in order with the input: the loop saves the window then
 
 
 class ScriptError(ValueError):
@@ -53,6 +56,8 @@ class Script:
                     pygame.key.key_code(args[0])
                 elif command in ("click", "touch"):
                     int(args[0]), int(args[1])
+                elif command == "shot":
+                    Path(args[0])
             except (IndexError, ValueError) as exc:
                 raise ScriptError(
                     f"{source} line {number}: bad arguments for '{command}': {raw.strip()}"
@@ -100,6 +105,8 @@ class Script:
                     "pressure": 1.0,
                 }
                 events += [pygame.event.Event(t, attrs) for t in (pygame.FINGERDOWN, pygame.FINGERUP)]
+            elif command == "shot":
+                events.append(pygame.event.Event(SHOT, path=args[0]))
             else:
                 self.done = True
         if not self.lines and now >= self.resume_at:

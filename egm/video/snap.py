@@ -77,6 +77,12 @@ def pools_cents(s: Snapshot) -> Mapping[str, int]:
     return s.get("pools_cents") or {}
 
 
+def tickets(s: Snapshot) -> list[Mapping[str, Any]]:
+    """The tickets this cabinet issued (newest first): validation_number, amount_cents, status,
+    expires_at."""
+    return list(s.get("tickets") or [])
+
+
 def recall(s: Snapshot) -> list[Mapping[str, Any]]:
     """Operator menu only: the last games, newest first, each {"game_id", "number", "view", "outcome"}."""
     return list(s.get("recall") or [])

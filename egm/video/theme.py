@@ -11,6 +11,8 @@ from collections import OrderedDict
 
 import pygame
 
+from egm.money import format_cents as money  # noqa: F401 - the scenes' name for it
+
 # --- palette -------------------------------------------------------------------------------------
 WHITE = (255, 255, 255)
 CABINET = (14, 12, 22)
@@ -43,6 +45,7 @@ class Kit:
         self._cache_size = cache_size
         self._face = pygame.font.match_font("dejavusans")
         self._bold_face = pygame.font.match_font("dejavusans", bold=True) or self._face
+        self.drawn: list[str] = []  # every text drawn since the frame began (tests read the screen's words)
 
     def font(self, size: int, bold: bool = False) -> pygame.font.Font:
         key = (size, bold)
@@ -77,6 +80,7 @@ class Kit:
     ) -> pygame.Rect:
         """Draw `text` with its `anchor` point (a pygame.Rect attribute name) at `pos`."""
         surf = self.render(text, size, colour, bold)
+        self.drawn.append(text)
         rect = surf.get_rect(**{anchor: pos})
         surface.blit(surf, rect)
         return rect
@@ -113,8 +117,3 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, fill=PANEL, edge=PANEL_EDG
     pygame.draw.rect(surface, edge, rect, width=3, border_radius=radius)
 
 
-def money(cents: int) -> str:
-    """Cents as dollars, e.g. 123456 -> '$1,234.56'; negative amounts keep their sign."""
-    sign = "-" if cents < 0 else ""
-    cents = abs(cents)
-    return f"{sign}${cents // 100:,}.{cents % 100:02d}"

@@ -59,6 +59,14 @@ def hit(buttons: list[Button], pos: tuple[int, int]) -> Button | None:
     return None
 
 
+def hit_any(buttons: list[Button], pos: tuple[int, int]) -> Button | None:
+    """The button under `pos`, lit or dark (a dark one pressed is told why not)."""
+    for b in buttons:
+        if b.rect.collidepoint(pos):
+            return b
+    return None
+
+
 def draw_all(surface: pygame.Surface, kit: Kit, buttons: list[Button], now: float) -> None:
     for b in buttons:
         b.draw(surface, kit, now)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class ConfigError(Exception):
@@ -21,12 +21,14 @@ class Strict(BaseModel):
 
 
 PANEL_FUNCTIONS = (
-    "deal", "cash_out", "bet", "max_bet", "auto_play", "help",
+    "deal", "cash_out", "bet_one", "max_bet", "side_bet", "auto_play", "help",
     *(f"game_{n}" for n in range(1, 10)), "game_back",
 )
-"""What a panel button can do: the shell's buttons (BET is BET ONE: the next bet level; MAX BET
-takes the highest bet and deals; auto_play is the game's own, e.g. HOUSE WAY) and the game's own
-keys (game_1..game_9 are the keys 1-9, game_back is BACKSPACE)."""
+"""What a panel button can do: the shell's buttons (BET ONE: the next bet level; MAX BET takes the
+highest bet and deals; SIDE BET: the next side-bet amount; auto_play is the game's own, e.g. HOUSE
+WAY) and the game's own keys (game_1..game_9 are the keys 1-9, game_back is BACKSPACE)."""
+FORMER_PANEL_FUNCTIONS = {"bet": "bet_one"}
+"""Names older configurations and boards use, and the function each now is (BET was BET ONE)."""
 PanelFunction = Literal[PANEL_FUNCTIONS]  # type: ignore[valid-type]
 
 
@@ -63,15 +65,24 @@ class PrinterConfig(DeviceConfig):
 
 class ButtonPanelConfig(DeviceConfig):
     """buttons: the panel board's button names mapped to what they do (PANEL_FUNCTIONS), e.g.
-    `buttons = { b1 = "bet", b2 = "max_bet", b3 = "auto_play" }`. A button named after its
-    function (a board that sends "deal") needs no entry."""
+    `buttons = { b1 = "bet_one", b2 = "max_bet", b3 = "auto_play" }`. A button named after its
+    function (a board that sends "deal") needs no entry. The former name "bet" still means BET ONE,
+    so that existing configurations and boards keep working."""
 
     buttons: dict[str, PanelFunction] = {}  # type: ignore[valid-type]
+
+    @field_validator("buttons", mode="before")
+    @classmethod
+    def _former_names(cls, buttons: object) -> object:
+        if not isinstance(buttons, dict):
+            return buttons  # the schema says what is wrong with it
+        return {b: FORMER_PANEL_FUNCTIONS.get(f, f) if isinstance(f, str) else f for b, f in buttons.items()}
 
     def function_of(self, button: str) -> str | None:
         """What the panel button `button` does, or None when it does nothing."""
         if button in self.buttons:
             return str(self.buttons[button])
+        button = FORMER_PANEL_FUNCTIONS.get(button, button)
         return button if button in PANEL_FUNCTIONS else None
 
 

@@ -38,6 +38,7 @@ from egm.games.dragon_poker.pair_bonus import pair_bonus_hand, pair_bonus_win
 from egm.games.dragon_poker.payout import POOL, Payout, cabinet_payout, starting_pool_cents
 from egm.games.dragon_poker.paytable import PAIR_BONUS, DragonPokerRules
 from egm.games.dragon_poker.setting import SetHand, choose_setting
+from egm.games.dragon_poker.settlement import jackpot_award
 from egm.games.record import open_record, seal
 from egm.games.scoreboard import SCOREBOARD_SIZE, scoreboard_after
 from egm.rng import Rng
@@ -142,6 +143,24 @@ class DragonPokerRound(Round):
             "pair_bonus": self._pair_bonus_view(),
             **self.result.to_dict(),
             "money": self.payout.to_dict(),
+            "pool_movements": {POOL: self._pool_movement()},
+        }
+
+    def _pool_movement(self) -> dict[str, Any]:
+        """The jackpot's money this hand, in cents, by side (the cabinet's pool meters add it up):
+        paid in by the player and the dealer, won by either, and the house's reseed after a win."""
+        assert self.result is not None
+        ledger, unit = self.result.ledger, self.wager.bet_credits * self.wager.denom_cents
+        won = ledger.jackpot_won_by in ("P", "H")
+        prize, _ = jackpot_award(self.pool_before_cents, won, 0, 0, whole=self.wager.denom_cents)
+        side = {"P": "player", "H": "dealer"}.get(ledger.jackpot_won_by, "")
+        return {
+            "paid_in_cents": {
+                "player": ledger.player_to_jackpot * unit,
+                "dealer": ledger.house_to_jackpot * unit,
+            },
+            "won_cents": {side: prize} if won else {},
+            "seed_cents": ledger.jackpot_reseed * unit if won else 0,
         }
 
     def _discard_label(self) -> str:
@@ -193,7 +212,7 @@ class DragonPokerRound(Round):
             role = roles.get(label, "discard" if self.designation else None)
             shown = role in face_up
             hands[label] = {"role": role, "face_up": shown,
-                            "cards": [str(c) for c in cards] if shown else None}
+                            "cards": [str(c) for c in sorted(cards, key=display_order)] if shown else None}
         view: dict[str, Any] = {
             "step": step,
             "decisions_allowed": list(DECISIONS_BY_STEP[step]),
@@ -212,6 +231,18 @@ class DragonPokerRound(Round):
                 "scoreboard": scoreboard_after(self.scoreboard_before, self.result.ledger.result_code),
             }
         return view
+
+
+def display_order(card: Card) -> tuple[int, int, int]:
+    """A face-up hand is shown sorted: jokers first, then by rank from the ace down, then by suit.
+
+    >>> hand = [Card.parse(t) for t in ("2c", "As", "JK", "Ad", "Tc")]
+    >>> [str(c) for c in sorted(hand, key=display_order)]
+    ['JK', 'Ad', 'As', 'Tc', '2c']
+    """
+    if card.is_joker:
+        return (0, 0, 0)
+    return (1, -card.rank, card.suit)
 
 
 def result_text(winner: str, rows_won: int) -> str:

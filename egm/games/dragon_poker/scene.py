@@ -18,6 +18,7 @@ from egm.events import PlayerDecision
 from egm.games.base import Decision
 from egm.games.dragon_poker import view as dv
 from egm.games.dragon_poker.hand import REVEAL_ORDER
+from egm.video import snap
 from egm.video.drag import Drag
 from egm.video.layout import CONTENT_RECT
 from egm.video.scene import Frame, Resources, Scene, UiAction
@@ -37,7 +38,7 @@ from egm.video.theme import (
     money,
     panel,
 )
-from egm.video.widgets import Button, draw_all, hit, label_box
+from egm.video.widgets import Button, draw_all, hit, hit_any, label_box
 
 FELT_RECT = pygame.Rect(20, 120, 1580, 800)
 SIDE_RECT = pygame.Rect(1620, 120, 280, 800)
@@ -53,6 +54,8 @@ DEALER_REVEALED, PLAYER_VS_DEALER, DRAGON_REVEALED, VS_DRAGON, POINTS = (
     for name in ("dealer_revealed", "player_vs_dealer", "dragon_revealed", "winners_vs_dragon", "points")
 )
 REVEAL_S = PHASE_S * POINTS
+DEAL_CARD_S = 0.025  # the deal: one card every 25 ms, around the four hands, then the two bonus cards
+FLIP_S = 0.3  # a revealed hand's cards turn over
 
 # Designate layout: four rows of 13 face-down cards.
 DESIGNATE_CARD_W = 92
@@ -111,6 +114,7 @@ class DragonPokerScene(Scene):
         self.drag: Drag | None = None
         self.round_key: Any = None
         self.reveal_start: float | None = None
+        self.deal_start: float | None = None
         self._table: pygame.Surface | None = None
 
     # --- state ------------------------------------------------------------------------------------
@@ -133,6 +137,20 @@ class DragonPokerScene(Scene):
             self.reveal_start = frame.now - REVEAL_S if entering else frame.now
         else:
             self.reveal_start = None
+        # the deal is laid card by card, face down (after a power cut too: the same cards again)
+        fresh = dv.step(view) == "designate" and not dv.designation(view)
+        self.deal_start = frame.now if fresh else None
+
+    def cards_dealt(self, frame: Frame) -> int:
+        """How many of the 54 cards the deal animation has put on the table."""
+        if self.deal_start is None:
+            return 54
+        return min(54, int((frame.now - self.deal_start) / DEAL_CARD_S))
+
+    def hurry(self, frame: Frame) -> None:
+        """A press during the deal lays every card at once (the reveal is never hurried past its
+        result: input during it is refused, see `busy`)."""
+        self.deal_start = None
 
     def phase(self, frame: Frame) -> int:
         """Index into PHASES of the reveal reached now (the last when settled or not revealing)."""
@@ -140,21 +158,40 @@ class DragonPokerScene(Scene):
             return POINTS
         return min(POINTS, int((frame.now - self.reveal_start) / PHASE_S))
 
+    def flip(self, frame: Frame, role: str) -> float:
+        """How far a seat's cards have turned over at their reveal (0 to 1; 1 when face up)."""
+        at = {"dealer": DEALER_REVEALED, "dragon": DRAGON_REVEALED}.get(role)
+        if at is None or self.reveal_start is None:
+            return 1.0
+        return min(1.0, max(0.0, (frame.now - self.reveal_start - at * PHASE_S) / FLIP_S))
+
     def busy(self, frame: Frame) -> bool:
         self._sync(frame)
         return dv.step(frame.table) == "complete" and self.phase(frame) < POINTS
 
+    def deal_refusal(self, frame: Frame) -> str | None:
+        self._sync(frame)
+        step = dv.step(frame.table)
+        if step == "designate" and len(self.chosen) < 3:
+            role = ROLE_TITLES[dv.ROLES[len(self.chosen)]].title()
+            return f"Choose the {role}'s hand first: touch it or press 1-4."
+        if step == "set" and len(self.placed) < 13:
+            return "Place all 13 cards first (front 3, middle 5, back 5), or press HOUSE WAY."
+        return None
+
     # --- input ------------------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
         self._sync(frame)
+        if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONUP):
+            self.hurry(frame)  # then the press acts on the dealt table
         step = dv.step(frame.table)
         if step == "designate":
             return self._handle_designate(event)
         if step == "set":
             return self._handle_set(event, frame)
         if step == "complete" and event.type == pygame.MOUSEBUTTONUP:
-            button = hit(self.settled_buttons(), event.pos)
-            if button is not None:
+            button = hit_any(self.settled_buttons(frame), event.pos)
+            if button is not None:  # a dark PLAY AGAIN still asks: the shell says why not
                 return [UiAction(button.action)]
         return []
 
@@ -216,9 +253,11 @@ class DragonPokerScene(Scene):
             Button("clear", "CLEAR", pygame.Rect(1310, 430, 260, 90), "on" if self.placed else "off"),
         ]
 
-    def settled_buttons(self) -> list[Button]:
+    def settled_buttons(self, frame: Frame) -> list[Button]:
+        view = frame.view
+        affordable = view is not None and snap.credits(frame.snapshot) >= view.stake_credits
         return [
-            Button("deal", "PLAY AGAIN", pygame.Rect(1060, 822, 245, 80), "flash"),
+            Button("deal", "PLAY AGAIN", pygame.Rect(1060, 822, 245, 80), "flash" if affordable else "off"),
             Button("menu", "GAME MENU", pygame.Rect(1315, 822, 245, 80), "on"),
         ]
 
@@ -331,9 +370,9 @@ class DragonPokerScene(Scene):
             pygame.draw.rect(art, FELT_EDGE, FELT_RECT.inflate(16, 16), border_radius=60)
             pygame.draw.rect(art, FELT, FELT_RECT, border_radius=54)
             pygame.draw.rect(art, FELT_DARK, FELT_RECT.inflate(-40, -40), width=3, border_radius=44)
-            for rect, title in ((SCOREBOARD_RECT, "SCOREBOARD"), (LEDGER_RECT, "POINTS LEDGER")):
+            for rect, title in ((SCOREBOARD_RECT, "SCOREBOARD"), (LEDGER_RECT, "LEDGER (CREDITS)")):
                 panel(art, rect)
-                kit.text(art, title, (rect.centerx, rect.y + 12), 28, GOLD, bold=True, anchor="midtop")
+                kit.text(art, title, (rect.centerx, rect.y + 12), 26, GOLD, bold=True, anchor="midtop")
             for i in range(10):
                 pygame.draw.rect(art, (16, 14, 26), scoreboard_row(i), border_radius=8)
             self._table = art
@@ -343,7 +382,7 @@ class DragonPokerScene(Scene):
         self._sync(frame)
         view, kit = frame.table, self.res.kit
         surface.blit(self.table(), CONTENT_RECT)
-        self._draw_header(surface, kit, view)
+        self._draw_header(surface, kit, frame)
         step = dv.step(view)
         if step == "designate":
             self._draw_designate(surface, frame)
@@ -353,21 +392,29 @@ class DragonPokerScene(Scene):
             self._draw_reveal(surface, frame)
         self._draw_side(surface, frame)
 
-    def _draw_header(self, surface: pygame.Surface, kit: Kit, view: dict[str, Any]) -> None:
+    def jackpot_shown(self, frame: Frame) -> int:
+        """The jackpot meter (cents): during the reveal it keeps the value before the hand, so it never
+        tells the result before the cards do."""
+        view = frame.table
+        if dv.step(view) == "complete" and self.phase(frame) < POINTS:
+            return int(dv.money(view).get("pool_before_cents", dv.jackpot_cents(view)))
+        return dv.jackpot_cents(view)
+
+    def _draw_header(self, surface: pygame.Surface, kit: Kit, frame: Frame) -> None:
         box = JACKPOT_RECT
         kit.text(
             surface,
-            money(dv.jackpot_cents(view)),
+            money(self.jackpot_shown(frame)),
             (box.centerx, box.bottom - 6),
             56,
             WHITE,
             bold=True,
             anchor="midbottom",
         )
-        stake = view.get("stake_points")
-        if stake:
+        if frame.view is not None and frame.view.stake_credits:
             kit.text(
-                surface, f"STAKE {stake} POINTS", (1880, 58), 30, LIGHT_GREY, bold=True, anchor="midright"
+                surface, f"STAKE {frame.view.stake_credits:,} CREDITS", (1880, 58), 30, LIGHT_GREY, bold=True,
+                anchor="midright",
             )
 
     def _draw_designate(self, surface: pygame.Surface, frame: Frame) -> None:
@@ -387,7 +434,11 @@ class DragonPokerScene(Scene):
             if role:
                 pygame.draw.rect(surface, ROLE_COLOURS[role], rect.inflate(24, 24), border_radius=14)
             kit.text(surface, label, (120, rect.centery), 72, GOLD, bold=True, anchor="center")
+            dealt = self.cards_dealt(frame)
+            seat = dv.HAND_LABELS.index(label)
             for i, card in enumerate(hand):
+                if i * 4 + seat >= dealt:  # dealt around the table, one card at a time
+                    break
                 r = pygame.Rect(rect.x + i * DESIGNATE_STEP, rect.y, DESIGNATE_CARD_W, rect.height)
                 cards.blit(surface, card, r)
             if discard:
@@ -399,7 +450,8 @@ class DragonPokerScene(Scene):
                 kit.text(
                     surface, tag, (rect.right + 30, rect.centery), 40, WHITE, bold=True, anchor="midleft"
                 )
-        self._draw_bonus_cards(surface, frame.table, (1300, 140), face_up=False)
+        if self.cards_dealt(frame) > 52:  # the two bonus cards come last
+            self._draw_bonus_cards(surface, frame.table, (1300, 140), face_up=False)
         draw_all(surface, kit, self.designate_buttons(), frame.now)
 
     def _draw_set(self, surface: pygame.Surface, frame: Frame) -> None:
@@ -459,14 +511,24 @@ class DragonPokerScene(Scene):
             title = ROLE_TITLES[role]
             points = bonus.get(dv.SIDE_OF_ROLE[role], 0)
             if shown[role] and phase >= POINTS and points:
-                title += f"  bonus +{points}"
-            kit.text(surface, title, head.center, 28, WHITE, bold=True, anchor="center")
+                title += f"  BONUS +{points * bet_of(frame):,} CREDITS"
+            kit.text(surface, title, head.center, kit.fit(title, head.width - 12, 28, True), WHITE, bold=True,
+                     anchor="center")
             seat = dv.setting(view, role) if shown[role] else None
             for row in dv.ROWS:
                 row_cards = seat[row] if seat else [None] * dv.ROW_SIZES[row]
                 y = REVEAL_ROW_Y[row]
+                turn = self.flip(frame, role)
                 for i, card in enumerate(row_cards):
-                    cards.blit(surface, card, pygame.Rect(x + i * REVEAL_STEP, y, REVEAL_CARD_W, 112))
+                    rect = pygame.Rect(x + i * REVEAL_STEP, y, REVEAL_CARD_W, 112)
+                    if turn < 1.0:  # the card turns over: its width closes on the back, opens on the face
+                        width = max(2, round(REVEAL_CARD_W * abs(1 - 2 * turn)))
+                        face = pygame.Surface((REVEAL_CARD_W, 112), pygame.SRCALPHA)
+                        cards.blit(face, card if turn >= 0.5 else None, face.get_rect())
+                        squeezed = pygame.transform.smoothscale(face, (width, 112))
+                        surface.blit(squeezed, squeezed.get_rect(center=rect.center))
+                    else:
+                        cards.blit(surface, card, rect)
                 if seat:
                     kit.text(surface, dv.description(view, role, row), (x, y + 118), 22, WHITE, bold=True)
         for result in results:
@@ -498,18 +560,18 @@ class DragonPokerScene(Scene):
             jackpot = int(pays.get("jackpot_credits", 0))
             if jackpot and int(frame.now * 4) % 2 == 0:  # the jackpot flashes its frame
                 pygame.draw.rect(surface, GOLD, banner.inflate(16, 16), border_radius=16)
-            title = f"JACKPOT +{jackpot:,}!" if jackpot else "RESULT"
+            title = f"JACKPOT {jackpot:,} CREDITS!" if jackpot else "RESULT"
             label_box(
                 surface,
                 kit,
                 banner,
                 f"{title}  -  PAYS {int(pays.get('win_credits', 0)):,} CREDITS",
-                result_title(dv.ledger(view)),
+                frame.view.result_text if frame.view is not None else result_title(dv.ledger(view)),
                 GOLD,
                 60,
             )
             if frame.state == "attract":  # the live table, not a recall picture
-                draw_all(surface, kit, self.settled_buttons(), frame.now)
+                draw_all(surface, kit, self.settled_buttons(frame), frame.now)
 
     def _draw_bonus_cards(
         self, surface: pygame.Surface, view: dv.View, at: tuple[int, int], face_up: bool
@@ -520,10 +582,15 @@ class DragonPokerScene(Scene):
         for i, card in enumerate(dv.bonus_cards(view)):
             self.res.cards.blit(surface, card if face_up else None, pygame.Rect(x + i * 92, y + 34, 84, 118))
         pair = dv.pair_bonus(view)
-        if face_up and pair.get("bet_credits"):
+        bet = int(pair.get("bet_credits", 0))
+        if bet and not face_up:
+            placed = f"PAIR BONUS BET {bet:,} CREDITS"
+            kit.text(surface, placed, (x, y + 158), kit.fit(placed, 250, 22, True), LIGHT_GREY, bold=True)
+        if face_up and bet:
             won = int(pair.get("win_credits", 0))
-            text = f"PAIR BONUS WINS {won}" if won else "NO PAIR"
-            kit.text(surface, text, (x, y + 158), 22, GOLD if won else LIGHT_GREY, bold=True)
+            text = f"PAIR BONUS PAYS {won:,} CREDITS" if won else f"PAIR BONUS: NO PAIR, {bet:,} CREDITS LOST"
+            kit.text(surface, text, (x, y + 158), kit.fit(text, 250, 22, True), GOLD if won else LIGHT_GREY,
+                     bold=True)
 
     def _draw_row_lines(self, surface: pygame.Surface, results: list[dict[str, Any]], phase: int) -> None:
         kit = self.res.kit
@@ -549,23 +616,47 @@ class DragonPokerScene(Scene):
             r = scoreboard_row(i)
             colour = {"P": BLUE, "H": GREY, "D": DRAGON_RED}.get(code[:1], CYAN)
             pygame.draw.circle(surface, colour, (r.x + 24, r.centery), 14)
-            kit.text(surface, code, (r.x + 50, r.centery), 26, WHITE, bold=True, anchor="midleft")
+            kit.text(surface, board_name(code), (r.x + 50, r.centery), 24, WHITE, bold=True, anchor="midleft")
             kit.text(surface, str(i + 1), (r.right - 10, r.centery), 20, LIGHT_GREY, anchor="midright")
         box = LEDGER_RECT
-        lines = ledger_lines(dv.ledger(view)) if settled else [("Waiting for the reveal", "")]
+        lines = (
+            ledger_lines(dv.ledger(view), bet_of(frame), dv.money(view)) if settled
+            else [("Waiting for the reveal", "")]
+        )
         for i, (label, value) in enumerate(lines):
             y = box.y + 52 + i * 30
             kit.text(surface, label, (box.x + 14, y), 21, LIGHT_GREY)
             kit.text(surface, value, (box.right - 14, y), 21, WHITE, bold=True, anchor="topright")
 
 
-def ledger_lines(led: dict[str, Any]) -> list[tuple[str, str]]:
-    """The ledger as (label, points) lines, as the patent's Fig. 3f-3h tabulate it."""
+def bet_of(frame: Frame) -> int:
+    """Credits per point of the round on the table (the ledger's points become credits)."""
+    return frame.view.bet_credits if frame.view is not None else 1
+
+
+def board_name(code: str) -> str:
+    """A scoreboard code in the banner's words: P2 -> PLAYER 2, H3 -> DEALER 3, S -> SPLIT.
+
+    >>> [board_name(c) for c in ("P2", "H3", "D2", "S")]
+    ['PLAYER 2', 'DEALER 3', 'DRAGON 2', 'SPLIT']
+    """
+    side = SIDE_NAMES.get(code[:1])
+    return f"{side.upper()} {code[1:]}" if side else "SPLIT"
+
+
+def ledger_lines(led: dict[str, Any], bet: int, pays: dict[str, Any]) -> list[tuple[str, str]]:
+    """The ledger as (label, credits) lines, as the patent's Fig. 3f-3h tabulate it in points: each
+    point is worth the bet in credits; the jackpot is money.
+
+    >>> ledger_lines({"winner": "P", "rows_won": 2, "win_points": 2, "player_net": 2, "house_net": -2},
+    ...              5, {"pool_after_cents": 250})[-3:]
+    [('Player net', '+10'), ('Dealer net', '-10'), ('Jackpot now', '$2.50')]
+    """
     if not led:
         return []
 
     def pts(v: Any) -> str:
-        return f"{int(v):+d}"
+        return f"{int(v) * bet:+,d}"
 
     lines = [("Winner", result_title(led))]
     if led.get("win_points"):
@@ -582,7 +673,7 @@ def ledger_lines(led: dict[str, Any]) -> list[tuple[str, str]]:
         lines.append((f"Jackpot to {SIDE_NAMES[led['jackpot_won_by']]}", pts(led.get("jackpot_won", 0))))
     lines.append(("Player net", pts(led.get("player_net", 0))))
     lines.append(("Dealer net", pts(led.get("house_net", 0))))
-    lines.append(("Jackpot now", str(led.get("jackpot_after", 0))))
+    lines.append(("Jackpot now", money(int(pays.get("pool_after_cents", 0)))))
     return lines
 
 

@@ -43,9 +43,41 @@ def info_pages(paytable: Any) -> list[InfoPage]:
         "When every card is played, you are paid on your margin over the best opponent.",
     ))
     tiers = sorted(rules.result_pays, key=lambda tier: tier.min_margin, reverse=True)
-    pays = [f"Margin {tier.min_margin:+d} or more: {tier.pays} x bet" for tier in tiers]
-    awards = {k: v for k, v in rules.hand_awards.model_dump().items() if v}
-    pays.append("Each premium hand you make: " + ", ".join(f"{k.replace('_', ' ')} {v} x bet"
-                                                           for k, v in awards.items()))
-    pays.append(f"The stake is {rules.stake_units} x bet. Pay table {paytable.id}.")
-    return [play, InfoPage("POKER GRID: PAYS", tuple(pays))]
+    pays, upper = [], None
+    for tier in tiers:
+        pays.append(f"{margin_words(tier.min_margin, upper)}\t{tier.pays} x bet")
+        upper = tier.min_margin - 1
+    pays.append(f"{margin_words(None, upper)}\tnothing")
+    pays.append("Your margin is your score minus the best machine opponent's score.")
+    pays.append(f"A game stakes {rules.stake_units} x bet.")
+    awards = [f"{k.replace('_', ' ').title()}\t{v} x bet, each time you make it"
+              for k, v in rules.hand_awards.model_dump().items() if v]
+    awards.append(f"Paid on top of the margin pay. Pay table {paytable.id}.")
+    return [play, InfoPage("POKER GRID: MARGIN PAYS", tuple(pays)),
+            InfoPage("POKER GRID: PREMIUM HANDS", tuple(awards))]
+
+
+def margin_words(low: int | None, high: int | None) -> str:
+    """A margin range in words: `low` to `high` points (None: open-ended).
+
+    >>> margin_words(25, None), margin_words(1, 5), margin_words(0, 0), margin_words(-8, -1)
+    ('Win by 25 or more', 'Win by 1 to 5', 'Tie', 'Lose by 1 to 8')
+    >>> margin_words(-10, 0)
+    'Tie, or lose by 1 to 10'
+    >>> margin_words(None, -9)
+    'Lose by 9 or more'
+    """
+    if low is None:
+        assert high is not None
+        return f"Lose by {-high} or more" if high < 0 else f"Score {high} or less"
+    if low == 0 and high == 0:
+        return "Tie"
+    if low > 0:
+        return f"Win by {low} or more" if high is None else f"Win by {low} to {high}"
+    if high is None:
+        return f"Lose by at most {-low}, or win"
+    if high == 0:
+        return f"Tie, or lose by 1 to {-low}"
+    if high > 0:
+        return f"Lose by at most {-low}, or win by up to {high}"
+    return f"Lose by {-high} to {-low}"

@@ -243,6 +243,17 @@ class PokerGridRound(Round):
             "draw_pile": len(table.draw_pile),
             "opponent_cards": [len(hand) for hand in table.hands[1:]],
             "result": self.result if self.finished else None,
+            **(self._pays() if self.finished else {}),
+        }
+
+    def _pays(self) -> dict[str, Any]:
+        """How the finished game pays, for the end screen: the margin, the units its tier pays, and
+        each premium hand's award (units are bets)."""
+        rules = self.game.rules
+        return {
+            "margin": self.margin,
+            "margin_units": rules.result_units(self.margin),
+            "awards": [{"hand": hand, "units": rules.hand_awards.for_hand(hand)} for hand in self.awards()],
         }
 
     def _last_customer_move(self) -> int:

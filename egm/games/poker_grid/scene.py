@@ -14,8 +14,10 @@ import pygame
 
 from egm.events import PlayerDecision
 from egm.games.base import Decision
+from egm.games.poker_grid.table import seat_name
+from egm.video import snap
 from egm.video.drag import Drag
-from egm.video.scene import Frame, Resources, Scene
+from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.theme import (
     AMBER,
     CYAN,
@@ -27,8 +29,10 @@ from egm.video.theme import (
     LIGHT_GREY,
     RED,
     WHITE,
+    money,
     panel,
 )
+from egm.video.widgets import Button, draw_all, hit_any
 
 CELL = 118  # board square size (logical pixels)
 BOARD_X, BOARD_Y = 40, 70
@@ -91,6 +95,10 @@ class PokerGridScene(Scene):
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
         self._sync(frame)
         view = dict(frame.table)
+        if event.type == pygame.MOUSEBUTTONUP:
+            button = hit_any(self.end_buttons(frame), event.pos)
+            if button is not None:  # a dark PLAY AGAIN still asks: the shell says why not
+                return [UiAction(button.action)]
         if view.get("step") != "play":
             return []
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
@@ -134,7 +142,10 @@ class PokerGridScene(Scene):
         if not view.get("rows"):
             return
         self._draw_board(surface, view)
-        self._draw_side(surface, view)
+        if frame.view is not None and frame.view.win_credits is not None:
+            self._draw_result(surface, frame)
+        else:
+            self._draw_side(surface, view)
         self._draw_hand(surface, view)
 
     def _draw_board(self, surface: pygame.Surface, view: dict[str, Any]) -> None:
@@ -169,11 +180,49 @@ class PokerGridScene(Scene):
                     points = f"+{placed[(row, col)]['points']}"
                     kit.text(surface, points, badge.center, 26, (20, 10, 0), bold=True, anchor="center")
 
+    def end_buttons(self, frame: Frame) -> list[Button]:
+        """PLAY AGAIN and GAME MENU on the finished game (the live table only, not a recall picture)."""
+        view = frame.view
+        if view is None or view.win_credits is None or frame.state != "attract":
+            return []
+        affordable = snap.credits(frame.snapshot) >= view.stake_credits
+        return [
+            Button("deal", "PLAY AGAIN", pygame.Rect(SIDE.x + 20, SIDE.bottom - 96, 390, 80),
+                   "flash" if affordable else "off"),
+            Button("menu", "GAME MENU", pygame.Rect(SIDE.right - 410, SIDE.bottom - 96, 390, 80), "on"),
+        ]
+
+    def _draw_result(self, surface: pygame.Surface, frame: Frame) -> None:
+        """The end screen: who won by how much, what it pays in credits and money, and why."""
+        kit, view, table = self.res.kit, frame.view, frame.table
+        assert view is not None and view.win_credits is not None
+        box = pygame.Rect(SIDE.x, SIDE.y, SIDE.width, SIDE.height)
+        panel(surface, box, fill=(30, 20, 6), edge=GOLD)
+        kit.text(surface, view.result_text, (box.centerx, box.y + 20), 56, GOLD, bold=True, anchor="midtop")
+        scores = table.get("scores", [])
+        names = [seat_name(seat, len(scores)) for seat in range(len(scores))]
+        kit.text(surface, "   ".join(f"{n} {s}" for n, s in zip(names, scores, strict=False)),
+                 (box.centerx, box.y + 94), 30, WHITE, bold=True, anchor="midtop")
+        bet = view.bet_credits
+        lines = [f"Margin {int(table.get('margin', 0)):+d} points: pays {table.get('margin_units', 0)} x bet"
+                 f" = {int(table.get('margin_units', 0)) * bet:,} credits"]
+        lines += [f"{a['hand'].replace('_', ' ').title()}: {a['units']} x bet = {a['units'] * bet:,} credits"
+                  for a in table.get("awards", [])]
+        denom = snap.denom_cents(frame.snapshot)
+        lines.append(f"PAYS {view.win_credits:,} CREDITS ({money(view.win_credits * denom)})")
+        kit.text(surface, "HELP shows what every margin and premium hand pays.",
+                 (box.centerx, box.bottom - 130), 24, LIGHT_GREY, anchor="midbottom")
+        for i, line in enumerate(lines[-6:]):
+            last = i == len(lines[-6:]) - 1
+            kit.text(surface, line, (box.x + 30, box.y + 150 + i * 44), 34 if last else 28,
+                     GOLD if last else LIGHT_GREY, bold=last)
+        draw_all(surface, kit, self.end_buttons(frame), frame.now)
+
     def _draw_side(self, surface: pygame.Surface, view: dict[str, Any]) -> None:
         kit = self.res.kit
         panel(surface, SIDE)
         scores = view.get("scores", [])
-        names = ["YOU"] + [f"MACHINE {i}" if len(scores) > 2 else "MACHINE" for i in range(1, len(scores))]
+        names = [seat_name(seat, len(scores)) for seat in range(len(scores))]
         for i, (name, score) in enumerate(zip(names, scores, strict=False)):
             x = SIDE.x + 30 + i * (SIDE.width - 60) // max(1, len(scores))
             kit.text(surface, name, (x, SIDE.y + 20), 28, LIGHT_GREY, bold=True)
@@ -182,7 +231,7 @@ class PokerGridScene(Scene):
         kit.text(surface, f"DRAW PILE {view.get('draw_pile', 0)}", (SIDE.x + 30, y), 26, LIGHT_GREY)
         y += 44
         for move in view.get("last_plays", [])[-6:]:
-            who = "YOU" if move["seat"] == 0 else f"SEAT {move['seat']}"
+            who = seat_name(move["seat"], len(scores))
             hand = move["category"].replace("_", " ").upper() if move["points"] else "NO SCORE"
             text = f"{who}: {move['card']} at {move['row'] + 1},{move['col'] + 1}  {hand}  +{move['points']}"
             kit.text(surface, text, (SIDE.x + 30, y), 28, WHITE if move["seat"] == 0 else LIGHT_GREY)

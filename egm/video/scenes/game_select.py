@@ -72,7 +72,7 @@ class GameSelectScene(Scene):
         draw_all(surface, kit, self.buttons(frame), frame.now)
         kit.text(
             surface,
-            "Touch a game, then PLAY (or DEAL). BET changes the bet.",
+            "Touch a game, then PLAY (or DEAL). BET ONE, MAX BET and SIDE BET set the wager.",
             (960, 800),
             34,
             LIGHT_GREY,

@@ -9,7 +9,7 @@ from typing import Any
 
 import pygame
 
-from egm.events import RamClear, RunRomCheck
+from egm.events import ChangeSetting, RamClear, RunRomCheck
 from egm.video import snap
 from egm.video.layout import CONTENT_RECT
 from egm.video.scene import Frame, Resources, Scene, UiAction
@@ -17,16 +17,25 @@ from egm.video.scenes import game_scene
 from egm.video.theme import AMBER, CABINET, CYAN, GOLD, GREEN, LIGHT_GREY, RED, WHITE, money, panel
 from egm.video.widgets import Button, draw_all, hit
 
-TABS = ("meters", "recall", "events", "rom", "ram_clear", "shutdown")
+TABS = ("meters", "recall", "events", "devices", "settings", "pools", "rom", "ram_clear", "shutdown")
 TAB_LABELS = {
     "meters": "METERS",
     "recall": "GAME\nRECALL",
     "events": "EVENT\nLOG",
-    "rom": "ROM\nCHECK",
+    "devices": "DEVICE\nSTATUS",
+    "settings": "SETTINGS",
+    "pools": "POOL\nMETERS",
+    "rom": "ROM\nDETAILS",
     "ram_clear": "RAM\nCLEAR",
     "shutdown": "SHUT\nDOWN",
 }
+TAB_STEP, TAB_W = 205, 195
+FILES_PER_PAGE = 10
+PAGER = (pygame.Rect(1500, 300, 340, 100), pygame.Rect(1500, 430, 340, 100))  # OLDER / NEWER
 BODY = pygame.Rect(40, 150, 1840, 760)
+TEXT_W = 1400  # the width of a page's text: left of the pager
+EVENT_SIZE, EVENT_STEP = 26, 34  # the event log's text size and line step
+EVENTS_TOP, EVENTS_BOTTOM = BODY.y + 80, BODY.bottom - 110  # where a page's text goes, above the buttons
 RECALL_RECT = pygame.Rect(60, 240, 1344, 651)  # 0.7 of the 1920x930 table
 COUNT_METERS = ("games_played", "games_won", "games_lost", "door_opens", "power_resets")
 
@@ -38,33 +47,50 @@ class OperatorScene(Scene):
         super().__init__(res)
         self.tab = "meters"
         self.recall_index = 0  # 0 = the last game
+        self.page = 0  # the event log's or the ROM file list's page (0 = the first)
         self.confirm = False
         self.tables: dict[str, Scene] = {}
         self.picture: tuple[tuple[Any, ...], pygame.Surface] | None = None
+        self.events_laid_out: tuple[tuple[int, str], list[list[list[str]]]] | None = None
 
     def enter(self, frame: Frame) -> None:
-        self.tab, self.recall_index, self.confirm = "meters", 0, False
+        self.tab, self.recall_index, self.confirm, self.page = "meters", 0, False, 0
 
     def buttons(self, frame: Frame) -> list[Button]:
         out = [
             Button(
                 tab,
                 TAB_LABELS[tab],
-                pygame.Rect(40 + i * 306, 20, 290, 110),
+                pygame.Rect(40 + i * TAB_STEP, 20, TAB_W, 110),
                 "on",
                 CYAN if tab == self.tab else AMBER,  # the open page's tab stands out
             )
             for i, tab in enumerate(TABS)
         ]
         if self.tab == "recall":
+            count = len(snap.recall(frame.snapshot))
             out += [
-                Button("older", "OLDER", pygame.Rect(1460, 300, 380, 110), "on"),
+                Button("older", "OLDER", pygame.Rect(1460, 300, 380, 110),
+                       "on" if self.recall_index + 1 < count else "off"),
                 Button(
                     "newer", "NEWER", pygame.Rect(1460, 440, 380, 110), "on" if self.recall_index else "off"
                 ),
             ]
-        elif self.tab == "rom":
-            out.append(Button("rom_check", "RUN ROM\nCHECK", pygame.Rect(760, 700, 400, 130), "on"))
+        elif self.tab in ("events", "rom"):
+            pages = self.pages(frame)
+            out += [
+                Button("page_older", "NEXT PAGE" if self.tab == "rom" else "OLDER", PAGER[0],
+                       "on" if self.page + 1 < pages else "off"),
+                Button("page_newer", "PREVIOUS PAGE" if self.tab == "rom" else "NEWER", PAGER[1],
+                       "on" if self.page else "off"),
+            ]
+            if self.tab == "rom":
+                out.append(Button("rom_check", "RUN ROM\nCHECK", pygame.Rect(1500, 600, 340, 120), "on"))
+        elif self.tab == "settings":
+            for i, (name, _, _, nxt) in enumerate(service(frame).get("settings", [])):
+                if name and nxt is not None:
+                    rect = pygame.Rect(1560, BODY.y + 78 + i * 56, 260, 50)
+                    out.append(Button(f"set:{name}:{nxt}", "CHANGE", rect, "on"))
         elif self.tab == "ram_clear":
             if self.confirm:
                 out += [
@@ -87,7 +113,14 @@ class OperatorScene(Scene):
             return []
         action = button.action
         if action in TABS:
-            self.tab, self.confirm = action, False
+            self.tab, self.confirm, self.page = action, False, 0
+        elif action == "page_older":
+            self.page = min(self.page + 1, self.pages(frame) - 1)
+        elif action == "page_newer":
+            self.page = max(0, self.page - 1)
+        elif action.startswith("set:"):
+            _, name, value = action.split(":")
+            return [ChangeSetting(name, int(value))]
         elif action == "older":
             self.recall_index = min(self.recall_index + 1, max(0, len(snap.recall(frame.snapshot)) - 1))
         elif action == "newer":
@@ -156,45 +189,112 @@ class OperatorScene(Scene):
             self.picture = (key, pygame.transform.smoothscale(picture, RECALL_RECT.size))
         return self.picture[1]
 
+    def pages(self, frame: Frame) -> int:
+        """How many pages the event log or the ROM file list fills."""
+        if self.tab == "events":
+            return len(self.event_pages(frame))
+        count, per = len(service(frame).get("rom", {}).get("files", [])), FILES_PER_PAGE
+        return max(1, -(-count // per))
+
     def _draw_events(self, surface: pygame.Surface, frame: Frame) -> None:
-        self._title(surface, "EVENT LOG (newest first)")
-        lines = [
-            (f"{str(e.get('at', ''))[:19]}  {e.get('kind', '')}: {e.get('message', '')}", LIGHT_GREY)
-            for e in snap.event_log(frame.snapshot)
-        ]
-        self._wrapped(surface, lines, BODY.y + 80, 26, 36)
+        log = snap.event_log(frame.snapshot)
+        pages = self.event_pages(frame)
+        self._title(surface, f"EVENT LOG (newest first): page {self.page + 1} of {len(pages)}, "
+                             f"{len(log)} entries")
+        y = EVENTS_TOP
+        for parts in pages[min(self.page, len(pages) - 1)]:
+            y = self._draw_parts(surface, parts, y, EVENT_SIZE, EVENT_STEP, LIGHT_GREY)
+
+    def event_pages(self, frame: Frame) -> list[list[list[str]]]:
+        """The event log in pages: each entry wrapped to the page's width beside the pager (never
+        shrunk), as many whole entries on a page as fit above the buttons; laid out once per log."""
+        log = snap.event_log(frame.snapshot)
+        key = (len(log), repr(log[0]) if log else "")
+        if self.events_laid_out is None or self.events_laid_out[0] != key:
+            kit, room = self.res.kit, EVENTS_BOTTOM - EVENTS_TOP
+            pages: list[list[list[str]]] = [[]]
+            used = 0
+            for e in log:
+                text = f"{str(e.get('at', ''))[:19]}  {e.get('kind', '')}: {e.get('message', '')}"
+                parts = kit.wrap(text, TEXT_W, EVENT_SIZE)
+                need = len(parts) * EVENT_STEP + EVENT_STEP // 4
+                if pages[-1] and used + need > room:
+                    pages.append([])
+                    used = 0
+                pages[-1].append(parts)
+                used += need
+            self.events_laid_out = (key, pages)
+        return self.events_laid_out[1]
 
     def _wrapped(self, surface: pygame.Surface, lines: list[tuple[str, Any]], top: int, size: int,
-                 step: int) -> None:
-        """Each line wrapped to the page's width (continuations indented), down to the buttons."""
-        kit, y = self.res.kit, top
+                 step: int) -> int:
+        """Each line wrapped to the page's width beside the pager (continuations indented), down to
+        the buttons; returns where the next line goes."""
+        y = top
         for text, colour in lines:
-            for i, part in enumerate(kit.wrap(text, BODY.width - 90, size)):
-                if y + step > BODY.bottom - 110:
-                    return
-                kit.text(surface, part, (BODY.x + 30 + (30 if i else 0), y), size, colour)
-                y += step
-            y += step // 4
+            y = self._draw_parts(surface, self.res.kit.wrap(text, TEXT_W, size), y, size, step, colour)
+        return y
+
+    def _draw_parts(self, surface: pygame.Surface, parts: list[str], y: int, size: int, step: int,
+                    colour: Any) -> int:
+        """One wrapped line: its parts, continuations indented, none below the page's bottom."""
+        for i, part in enumerate(parts):
+            if y + step > EVENTS_BOTTOM:
+                return y
+            self.res.kit.text(surface, part, (BODY.x + 30 + (30 if i else 0), y), size, colour)
+            y += step
+        return y + step // 4
 
     def _draw_rom(self, surface: pygame.Surface, frame: Frame) -> None:
+        kit, rom = self.res.kit, service(frame).get("rom", {})
+        self._title(surface, "ROM DETAILS")
+        lines = [(f"Software: {rom.get('version', '')}", WHITE),
+                 (f"Last check: {rom.get('last_check', '')}", GREEN if "verified" in rom.get("last_check", "")
+                  else RED)]
+        lines += [(f"Pay table {pid} v{version}  sha256 {digest}", CYAN)
+                  for pid, version, digest in rom.get("paytables", [])]
+        files = rom.get("files", [])
+        lines.append((f"Program files ({len(files)}): page {self.page + 1} of {self.pages(frame)}", GOLD))
+        y = self._wrapped(surface, lines, BODY.y + 80, 24, 34)  # a long check result wraps, never shrinks
+        shown = files[self.page * FILES_PER_PAGE:(self.page + 1) * FILES_PER_PAGE]
+        for i, (path, digest) in enumerate(shown):
+            if y + (i + 1) * 34 > EVENTS_BOTTOM:
+                break
+            text = f"{digest}  {path}"
+            kit.text(surface, text, (BODY.x + 30, y + i * 34), kit.fit(text, TEXT_W, 22), LIGHT_GREY)
+
+    def _draw_devices(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit
-        self._title(surface, "PROGRAM AND PAY-TABLE ROM")
-        kit.text(
-            surface,
-            "Verifies every program file and pay table against the signed manifest.",
-            (BODY.x + 30, BODY.y + 90),
-            30,
-            WHITE,
-        )
-        checks = [e for e in snap.event_log(frame.snapshot) if str(e.get("kind", "")).startswith("rom")][:8]
-        if not checks:
-            kit.text(surface, "No ROM check in the log yet.", (BODY.x + 30, BODY.y + 150), 28, LIGHT_GREY)
-        lines = [
-            (f"{str(e.get('at', ''))[:19]}  {e.get('message', '')}",
-             GREEN if "verified" in str(e.get("message", "")) else RED)
-            for e in checks
-        ]
-        self._wrapped(surface, lines, BODY.y + 150, 28, 38)
+        self._title(surface, "DEVICE STATUS")
+        heads = (("DEVICE", 0), ("LINK", 300), ("NOW", 620), ("LAST FAULT", 1000))
+        for title, dx in heads:
+            kit.text(surface, title, (BODY.x + 30 + dx, BODY.y + 90), 26, GOLD, bold=True)
+        for i, row in enumerate(service(frame).get("devices", [])):
+            y = BODY.y + 140 + i * 56
+            for (_, dx), value in zip(heads, row, strict=True):
+                colour = (GREEN if value == "OK" else RED) if dx == 620 else WHITE
+                width = 360 if dx < 1000 else 800
+                kit.text(surface, value, (BODY.x + 30 + dx, y), kit.fit(value, width, 26), colour)
+
+    def _draw_settings(self, surface: pygame.Surface, frame: Frame) -> None:
+        kit = self.res.kit
+        self._title(surface, "SETTINGS (each change is logged with its old and new value)")
+        for i, (_, label, value, _) in enumerate(service(frame).get("settings", [])):
+            y = BODY.y + 88 + i * 56
+            kit.text(surface, label, (BODY.x + 30, y), 28, LIGHT_GREY)
+            kit.text(surface, value, (BODY.x + 760, y), 28, WHITE, bold=True)
+
+    def _draw_pools(self, surface: pygame.Surface, frame: Frame) -> None:
+        kit = self.res.kit
+        self._title(surface, "POOL METERS (since the last RAM clear)")
+        rows = service(frame).get("pools", [])
+        if not rows:
+            kit.text(surface, "No game on this cabinet has a running pool.", (BODY.x + 30, BODY.y + 100), 28,
+                     WHITE)
+        for i, (label, value) in enumerate(rows):
+            y = BODY.y + 88 + i * 50
+            kit.text(surface, label, (BODY.x + 30, y), 28, LIGHT_GREY)
+            kit.text(surface, value, (BODY.x + 1000, y), 28, WHITE, bold=True, anchor="topright")
 
     def _draw_ram_clear(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit
@@ -222,6 +322,11 @@ class OperatorScene(Scene):
         )
 
 
+def service(frame: Frame) -> Mapping[str, Any]:
+    """The service pages' data the controller adds to the operator menu's snapshot."""
+    return frame.snapshot.get("service") or {}
+
+
 def meter_lines(meters: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
     """Meters as (name, value) lines: counts as 10-digit numbers, money meters (cents) in dollars,
     per-game and per-denomination tables flattened.
@@ -244,9 +349,11 @@ def meter_lines(meters: Mapping[str, Any], prefix: str = "") -> list[tuple[str, 
 def recall_lines(record: Mapping[str, Any]) -> list[str]:
     """The recall record's money lines beside the redrawn table."""
     outcome = record.get("outcome") or {}
+    view = record.get("view")
+    result = getattr(view, "result_text", "") or str(outcome.get("result_code", ""))
     return [
         f"Game number {record.get('number', '?')}",
-        f"Result {outcome.get('result_code', '')}",
+        f"Result: {result}",
         f"Stake {money(int(outcome.get('stake_cents', 0)))}",
         f"Won {money(int(outcome.get('win_cents', 0)))}",
         "Hand pay" if outcome.get("hand_paid") else "",

@@ -1,0 +1,14 @@
+"""Money as a player or an operator reads it: integer cents written as dollars.
+
+>>> format_cents(123456), format_cents(-5), format_cents(0)
+('$1,234.56', '-$0.05', '$0.00')
+"""
+
+from __future__ import annotations
+
+
+def format_cents(cents: int) -> str:
+    """Cents as dollars, e.g. 123456 -> '$1,234.56'; negative amounts keep their sign."""
+    sign = "-" if cents < 0 else ""
+    cents = abs(cents)
+    return f"{sign}${cents // 100:,}.{cents % 100:02d}"

@@ -1,0 +1,122 @@
+"""What the service pages show, read from the cabinet's snapshot, its configuration and the ROM:
+device status, settings (with the next value each CHANGE offers), pool meters and ROM details.
+The display only reads here; a setting changes through the cabinet (`ChangeSetting`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from egm import __version__
+from egm.cabinet.settings import LABELS, SETTINGS, setting_text
+from egm.config import PROJECT_ROOT, CabinetConfig
+from egm.games import descriptor_of
+from egm.games.base import Game
+from egm.money import format_cents
+from egm.rom import configured_paths
+from egm.rom.manifest import read_manifest
+
+DEVICES = (  # (device, its name on the page)
+    ("bill_acceptor", "Bill acceptor"),
+    ("printer", "Printer"),
+    ("button_panel", "Panel link"),
+)
+HAND_PAY_STEPS = (25000, 50000, 100000, 120000)
+CREDIT_LIMIT_STEPS = (0, 50000, 100000, 300000, 1000000)
+
+
+def when_what(event: Mapping[str, Any] | None) -> str:
+    """An event as "YYYY-MM-DD HH:MM message", or "none"."""
+    return f"{str(event['at'])[:16].replace('T', ' ')} {event['message']}" if event else "none"
+
+
+def device_rows(
+    snapshot: Mapping[str, Any], config: CabinetConfig, speaker: str, events: Sequence[Mapping[str, Any]]
+) -> list[tuple[str, str, str, str]]:
+    """(device, link, status now, its last fault with time) for each device and the speaker."""
+    faults = snapshot.get("faults") or {}
+    warnings = " ".join(snapshot.get("warnings") or [])
+    rows = []
+    for device, title in DEVICES:
+        cfg = getattr(config.devices, device)
+        link = f"{cfg.backend} {getattr(cfg, 'protocol', '') or ''}".strip()
+        last = next((e for e in events if e.get("kind") == "device_fault"
+                     and (e.get("detail") or {}).get("device") == device), None)
+        rows.append((title, link, faults.get(device, "OK"), when_what(last)))
+    paper = "OK"
+    if "paper" in str(faults.get("printer", "")).lower():
+        paper = "OUT"
+    elif "paper" in warnings.lower():
+        paper = "LOW"
+    paper_last = next((e for e in events if "paper" in str(e.get("message", "")).lower()), None)
+    rows.insert(2, ("Paper level", "printer", paper, when_what(paper_last)))
+    rows.append(("Speaker", speaker, "OK", "none"))
+    return rows
+
+
+def setting_rows(
+    snapshot: Mapping[str, Any], games: Mapping[str, Game], jurisdiction: str, now: str
+) -> list[tuple[str, str, str, int | None]]:
+    """(setting, label, value, next value CHANGE offers or None) for the settings page."""
+    values = snapshot.get("settings") or {}
+    offers = [set(g.wager_offer().denominations_cents) for g in games.values()]
+    denominations = sorted(set.intersection(*offers)) if offers else []
+    choices: dict[str, Sequence[int]] = {
+        "denomination_cents": denominations,
+        "hand_pay_limit_cents": sorted(set(HAND_PAY_STEPS)),
+        "credit_limit_cents": CREDIT_LIMIT_STEPS,
+        "volume_percent": tuple(range(0, 101, 10)),
+    }
+    rows: list[tuple[str, str, str, int | None]] = []
+    for name in SETTINGS:
+        if name not in values:
+            continue
+        current, steps = int(values[name]), list(choices[name])
+        later = [v for v in steps if v > current]
+        nxt = later[0] if later else (steps[0] if steps else None)
+        rows.append((name, LABELS[name], setting_text(name, current), nxt))
+    for gid, game in games.items():
+        bets = ", ".join(str(b) for b in game.bets_offered())
+        rows.append(("", f"Bet levels, {descriptor_of(gid).title}", f"{bets} credits", None))
+    rows.append(("", "Jurisdiction", jurisdiction, None))
+    rows.append(("", "Date and time", now, None))
+    return rows
+
+
+def pool_rows(snapshot: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The pool meters: each pool's value now, paid in by side, won by side, and the house's seed."""
+    rows = []
+    meters = snapshot.get("pool_meters") or {}
+    for pool, cents in (snapshot.get("pools_cents") or {}).items():
+        name = pool.replace("_", " ").title()
+        row = meters.get(pool, {})
+        rows.append((f"{name}: current value", format_cents(int(cents))))
+        paid = row.get("paid_in_cents", {})
+        rows.append((f"{name}: total contributed", format_cents(sum(paid.values()))))
+        rows += [(f"   contributed by the {side}", format_cents(v)) for side, v in sorted(paid.items())]
+        won = row.get("won_cents", {})
+        rows.append((f"{name}: total won", format_cents(sum(won.values()))))
+        rows += [(f"   won by the {side}", format_cents(v)) for side, v in sorted(won.items())]
+        rows.append((f"{name}: seeded by the house", format_cents(int(row.get("seed_cents", 0)))))
+    return rows
+
+
+def rom_details(config: CabinetConfig, games: Mapping[str, Game]) -> dict[str, Any]:
+    """Every program file with its hash, the pay tables with their ids and hashes, the version."""
+    manifest_path, _ = configured_paths(config, PROJECT_ROOT)
+    manifest = read_manifest(manifest_path)
+    return {
+        "version": f"egm {__version__}, manifest key {manifest.key_id or 'unsigned'}",
+        "paytables": [(g.paytable.id, g.paytable.version, g.paytable.sha256) for g in games.values()],
+        "files": [(entry.path, entry.sha256) for entry in manifest.files],
+    }
+
+
+def last_rom_check(events: Sequence[Mapping[str, Any]]) -> str:
+    """The time and result of the last ROM check (power-up, door close, operator), newest first log."""
+    for e in events:  # the power-up entry carries the boot's check
+        detail = e.get("detail") or {}
+        message = e.get("message") if e.get("kind") == "rom_check" else detail.get("rom_check")
+        if message:
+            return f"{str(e['at'])[:19].replace('T', ' ')}  {message}"
+    return "no ROM check in the log"

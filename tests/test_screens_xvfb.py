@@ -1,0 +1,136 @@
+"""Issue 18's proof in a real X window (Xvfb): `egm emulate` plays a whole session from a script of
+injected input (keys and clicks through SDL's event queue): a bill, a Dragon Poker game with the pair
+bonus side bet, the power cut during the reveal, the restart that shows the result first, a Poker Grid
+game, cash-out, the ticket redeemed, and the service pages. Each screenshot is the window as shown; the
+words drawn on it (FILE.png.txt) are checked for the expected text."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pygame
+
+from egm.config import load_cabinet_config
+from egm.video.layout import grid
+from egm.video.scenes.game_select import TILES_RECT
+from egm.video.screenshot import tab_centre
+from tests.test_video_xvfb import x_display  # noqa: F401 - the Xvfb fixture
+
+GAMES = load_cabinet_config().games  # the game menu's tiles, as the cabinet offers them
+GRID_PLAY = grid(TILES_RECT, len(GAMES), 1, gap=60)[GAMES.index("poker-grid")]  # Poker Grid's tile
+
+
+def first_run(shots: Path) -> str:
+    return f"""
+wait 1.0
+key f7                  # a $100 bill
+wait 0.5
+shot {shots}/01-credit.png
+key s
+key s                   # the pair bonus: 2 credits
+wait 0.3
+shot {shots}/02-side-bet.png
+key space               # DEAL
+wait 0.3
+key 1
+key 2
+key 3
+key return              # player A, dealer B, Dragon C
+wait 0.3
+key h                   # HOUSE WAY: the hand is settled and the reveal begins
+wait 0.6
+shot {shots}/03-reveal.png
+key f12                 # the power is cut during the reveal
+wait 5.0
+quit
+"""
+
+
+def second_run(shots: Path) -> str:
+    autoplay = "\n".join("key h\nwait 0.2" for _ in range(40))
+    tabs = "\n".join(f"click {x} {y}\nwait 0.3\nshot {shots}/09-service-{tab}.png"
+                     for tab, (x, y) in ((t, tab_centre(t)) for t in ("devices", "settings", "pools", "rom",
+                                                                     "events")))
+    return f"""
+wait 1.5
+shot {shots}/04-restored.png
+key g                   # the game menu
+wait 0.3
+click {GRID_PLAY.centerx} {GRID_PLAY.bottom - 95}
+wait 0.5
+{autoplay}
+wait 2.0
+shot {shots}/05-grid-end.png
+key c                   # CASH OUT
+wait 2.0
+shot {shots}/06-ticket.png
+key escape
+key t                   # the ticket goes back in
+wait 1.0
+shot {shots}/07-redeemed.png
+key f10                 # the operator key
+wait 0.5
+shot {shots}/08-operator.png
+{tabs}
+key f10
+wait 0.3
+quit
+"""
+
+
+def emulate(config: Path, nvram: Path, script: str, display: str, tmp: Path, name: str) -> tuple[int, str]:
+    path = tmp / f"{name}.txt"
+    path.write_text(script, encoding="utf-8")
+    env = {**os.environ, "DISPLAY": display, "SDL_VIDEODRIVER": "x11", "SDL_AUDIODRIVER": "dummy"}
+    run = subprocess.run(
+        [sys.executable, "-m", "egm.cli", "emulate", "--config", str(config), "--nvram", str(nvram),
+         "--seed", "5", "--script", str(path)],
+        env=env, capture_output=True, text=True, timeout=300,
+    )
+    return run.returncode, run.stderr[-2000:]
+
+
+def words(shot: Path) -> list[str]:
+    assert shot.exists(), f"{shot.name} was not taken"
+    image = pygame.image.load(str(shot))  # the window as shown (shrunk to fit the screen)
+    w, h = image.get_size()
+    assert w >= 640 and len({image.get_at((x, h // 2))[:3] for x in range(0, w, 5)}) > 8  # not blank
+    return shot.with_name(shot.name + ".txt").read_text(encoding="utf-8").splitlines()
+
+
+def test_a_whole_session_in_a_real_window(x_display: str, signed_tree, tmp_path: Path) -> None:  # noqa: F811
+    shots = Path(os.environ.get("EGM_XVFB_SHOTS", tmp_path / "shots"))  # keep them to look at: set it
+    nvram, config = tmp_path / "nvram", signed_tree.config_path
+    code, errors = emulate(config, nvram, first_run(shots), x_display, tmp_path, "first")
+    assert code == -9, errors  # CUT POWER kills the process (SIGKILL)
+    assert "CREDIT  $100.00" in words(shots / "01-credit.png")
+    assert any("SIDE 2" in w for w in words(shots / "02-side-bet.png"))
+    reveal = words(shots / "03-reveal.png")
+    assert "Waiting for the reveal" in reveal and not any(w.startswith("RESULT") for w in reveal)
+
+    code, errors = emulate(config, nvram, second_run(shots), x_display, tmp_path, "second")
+    assert code == 0, errors
+    restored = words(shots / "04-restored.png")
+    assert "STAKE 12 CREDITS" in restored and "Jackpot now" in restored  # the settled table first
+    assert any(w.startswith(("RESULT", "JACKPOT")) and "PAYS" in w for w in restored)
+    assert "12" in restored and any("SIDE 2" in w for w in restored)  # the bet in force for that game
+    grid_end = words(shots / "05-grid-end.png")
+    assert "PLAY AGAIN" in grid_end and "GAME MENU" in grid_end
+    assert any(w.startswith("PAYS ") and "CREDITS ($" in w for w in grid_end)
+    assert any(w.startswith("TICKET PRINTED") for w in words(shots / "06-ticket.png"))
+    assert "DEVICE STATUS" in words(shots / "09-service-devices.png")
+    assert "Credit limit" in words(shots / "09-service-settings.png")
+    assert "Dragon Jackpot: total contributed" in words(shots / "09-service-pools.png")
+    assert "ROM DETAILS" in words(shots / "09-service-rom.png")
+    assert any(w.startswith("EVENT LOG") for w in words(shots / "09-service-events.png"))
+
+    read = subprocess.run([sys.executable, "-m", "egm.cli", "meters", "--nvram", str(nvram), "--config",
+                           str(config), "--json"], capture_output=True, text=True, timeout=60)
+    meters = json.loads(read.stdout)["meters"]
+    assert meters["bills_in"] == 10000 and meters["games_played"] == 2
+    assert meters["tickets_in"] == meters["tickets_out"] > 0  # the ticket printed was redeemed
+    assert meters["current_credits"] == meters["tickets_in"]
