@@ -65,7 +65,7 @@ def _tilt_report(cabinet: Any) -> dict[str, Any]:
 
 def autoplay(cabinet: Any, game_id: str, games: int, bill_cents: int) -> tuple[dict[str, Any], int]:
     """Boot, finish whatever was in progress, play `games` new games, cash out. (report, exit code)."""
-    from egm.events import CashOut, Key, PlayerDecision, ReconcileBill, StartGame
+    from egm.events import CashOut, Key, KeyTurned, PlayerDecision, ReconcileBill, StartGame
 
     acceptor, doors = cabinet.devices.bill_acceptor, cabinet.devices.doors
     if not hasattr(acceptor, "insert_bill") or not hasattr(doors, "turn_key"):
@@ -82,7 +82,9 @@ def autoplay(cabinet: Any, game_id: str, games: int, bill_cents: int) -> tuple[d
         pending = cabinet.memory.get("bill") if cabinet.memory else None
         if pending and pending.get("unreconciled"):  # ... and counts the cash box for a lost item
             found = acceptor.in_cash_box(pending["amount_cents"], pending["barcode"])
+            cabinet.handle(KeyTurned(Key.ATTENDANT, True))
             cabinet.handle(ReconcileBill(in_cash_box=found))
+            cabinet.handle(KeyTurned(Key.ATTENDANT, False))
 
     def play_round() -> None:
         while cabinet.round is not None and cabinet.state.startswith("game."):

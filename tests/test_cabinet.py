@@ -363,6 +363,7 @@ def test_power_cut_during_bill_insert_credits_once_and_only_what_the_cash_box_ho
     again = restart(cab, tmp_path)  # the emulated acceptor cannot say where the note went
     assert again.credits_cents == 0 and again.tilt == "device_fault"
     assert "unreconciled" in again.snapshot()["tilt_detail"]
+    again.handle(KeyTurned(Key.ATTENDANT, True))
     assert again.handle(ReconcileBill(in_cash_box=True)).accepted  # the attendant found it
     assert again.credits_cents == 5000 and again.state == "attract"
     third = restart(again, tmp_path)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from egm.clock import FakeClock
-from egm.events import CashOut, ReconcileBill
+from egm.events import CashOut, Key, KeyTurned, ReconcileBill
 from hardware.core.config import DeviceConfig, DevicesConfig
 from hardware.factory import build_devices
 from hardware.serial import id003_protocol as p
@@ -116,6 +116,7 @@ def test_acceptor_power_loss_with_a_pending_note(
     assert meters(cabinet)["bills_in"] == credited
     if status == p.POWER_UP:
         assert cabinet.tilt == "device_fault" and "unreconciled" in cabinet.snapshot()["tilt_detail"]
+        cabinet.handle(KeyTurned(Key.ATTENDANT, True))
         assert cabinet.handle(ReconcileBill(in_cash_box=True)).accepted
         assert cabinet.credits_cents == 2000 and meters(cabinet)["bills_in"] == 2000
     else:

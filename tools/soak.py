@@ -76,7 +76,9 @@ def run_child(args: argparse.Namespace) -> int:
     cabinet = build_cabinet(config, Path(args.nvram))
     cabinet.boot()
     if args.reconcile:
+        cabinet.handle(KeyTurned(Key.ATTENDANT, True))
         cabinet.handle(ReconcileBill(in_cash_box=args.reconcile == "found"))
+        cabinet.handle(KeyTurned(Key.ATTENDANT, False))
     Path(args.nvram).with_name("ready").touch()  # the soak times half its kills from here
     rng = random.Random(args.seed)
     limit = load_jurisdiction(config.jurisdiction).hand_pay_limit_cents

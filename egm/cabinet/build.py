@@ -78,6 +78,7 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
         self._rom_files = 0
         self._open_doors = set()
         self._faults = {}
+        self._attendant_key_on = False
         self._warnings = {}
         self.display_attached = False  # a display takes the panel's presses (take_panel_presses)
         self._panel_presses = []

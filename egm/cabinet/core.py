@@ -77,6 +77,7 @@ class CabinetPart:
     _rom_files: int  # files the last ROM check verified
     _open_doors: set[Door]
     _faults: dict[tuple[str, str], str]
+    _attendant_key_on: bool  # the attendant key switch is turned on now (service.ServicePart)
     _warnings: dict[tuple[str, str], str]
     credit_limit_cents: int  # the credit limit in force (settings.SettingsPart), 0: none
     _cash_out: Callable[[Any], Result]  # cash_out.CashOutPart
@@ -128,6 +129,8 @@ class CabinetPart:
             "open_doors": sorted(d.value for d in self._open_doors),
             "warnings": sorted(self._warnings.values()),
             "faults": {device: message for (device, _), message in self._faults.items()},
+            "attendant_key": self._attendant_key_on,
+            "unreconciled": self._unreconciled_item(),
         }
 
     def recall(self) -> list[dict[str, Any]]:
@@ -272,6 +275,13 @@ class CabinetPart:
             self._enter_ram_error(f"{exc} (found {when})")
             return False
         return True
+
+    def _unreconciled_item(self) -> dict[str, Any] | None:
+        """The pending note or ticket the attendant must reconcile ({amount_cents, barcode}), or None."""
+        pending = self.memory.get("bill") if self.memory else None
+        if not pending or not pending.get("unreconciled"):
+            return None
+        return {"amount_cents": pending["amount_cents"], "barcode": pending["barcode"]}
 
     def _unreconciled_bill(self) -> str:
         """The sentence of a pending note or ticket the attendant must reconcile, or ""."""

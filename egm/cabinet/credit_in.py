@@ -40,8 +40,7 @@ def _same_item(pending: dict[str, Any], amount_cents: int, barcode: str | None) 
 
 
 def _item_name(pending: dict[str, Any]) -> str:
-    cents = pending["amount_cents"]
-    amount = f"${cents // 100:,}.{cents % 100:02d}"
+    amount = format_cents(pending["amount_cents"])
     if pending["barcode"] is None:
         return f"{amount} note"
     return f"ticket {pending['barcode']} for {amount}"
@@ -184,6 +183,8 @@ class CreditInPart(CabinetPart):
         pending = self.memory.get("bill") if self.memory else None
         if pending is None or not pending.get("unreconciled"):
             return self._refuse(event, "there is no unreconciled bill or ticket to settle")
+        if not self._attendant_key_on:
+            return self._refuse(event, "Turn the ATTENDANT key before settling a pending note or ticket.")
         if event.in_cash_box:
             committed = self._credit_stacked(
                 pending, how="found in the cash box by the attendant and credited"

@@ -35,6 +35,8 @@ class ServicePart(CabinetPart):
     """Handles KeyTurned, DoorChanged, device faults and warnings, RamClear and RunRomCheck."""
 
     def _key_turned(self, event: KeyTurned) -> Result:
+        if event.key is Key.ATTENDANT:
+            self._attendant_key_on = event.on
         if not event.on:
             if event.key is Key.OPERATOR and self.state == "audit":
                 self._commit(lambda tx: tx.log("audit", "Operator menu closed."))
