@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pygame
 import pytest
 from escpos.printer import Dummy
 
@@ -22,18 +21,6 @@ from tests.test_hw_tcl import TICKET as TCL_TICKET
 TICKET = replace(TCL_TICKET, amount_cents=2534)  # $25.34, the amount of the reported defect
 
 
-class RecordingKit(Kit):
-    """The screen's kit, keeping every text it draws, in order."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.drawn: list[str] = []
-
-    def text(self, surface: pygame.Surface, text: str, *args: object, **kwargs: object) -> pygame.Rect:
-        self.drawn.append(text)
-        return super().text(surface, text, *args, **kwargs)  # type: ignore[arg-type]
-
-
 class RecordingDummy(Dummy):
     """python-escpos's in-memory printer, keeping every line of text it is asked to print."""
 
@@ -47,7 +34,7 @@ class RecordingDummy(Dummy):
 
 
 def screen_lines(ticket: TicketData) -> list[str]:
-    kit = RecordingKit()
+    kit = Kit()  # the kit keeps every text it draws, in order (`Kit.drawn`)
     draw_ticket(kit, ticket)
     return kit.drawn
 
