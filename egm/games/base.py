@@ -190,6 +190,26 @@ class RoundView:
     def complete(self) -> bool:
         return self.step == "complete"
 
+    @classmethod
+    def of_played_game(
+        cls, game_id: str, step: str, wager: Wager, outcome: Outcome | None, result_text: str,
+        table: Mapping[str, Any],
+    ) -> RoundView:
+        """The view of a game the customer plays move by move (the board games): a decision is awaited,
+        and the auto-play button may take it, until the game is over and `outcome` pays."""
+        over = outcome is not None
+        return cls(
+            game_id=game_id,
+            step=step,
+            bet_credits=wager.bet_credits,
+            stake_credits=wager.stake_credits,
+            decision_awaited=not over,
+            auto_decision=not over,
+            win_credits=outcome.win_credits if outcome else None,
+            result_text=result_text,
+            table=table,
+        )
+
     @property
     def pool_won(self) -> bool:
         """True when the player won a pool (a jackpot) in this round."""

@@ -304,16 +304,9 @@ class PropertyRound(Round):
         text = ""
         if self.finished:
             text = RESULT_TITLES[self.result] + (f" ${abs(self.margin):,}" if self.margin else "")
-        return RoundView(
-            game_id=self.game.game_id,
-            step=self.step,
-            bet_credits=self.wager.bet_credits,
-            stake_credits=self.wager.stake_credits,
-            decision_awaited=not self.finished,
-            auto_decision=not self.finished,
-            win_credits=self.outcome().win_credits if self.finished else None,
-            result_text=text,
-            table=self.table_view(),
+        outcome = self.outcome() if self.finished else None
+        return RoundView.of_played_game(
+            self.game.game_id, self.step, self.wager, outcome, text, self.table_view()
         )
 
     def table_view(self) -> dict[str, Any]:
