@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 from transitions import MachineError
 
-from egm.clock import Clock
+from egm.clock import SetClock
 from egm.config import CabinetConfig, JurisdictionConfig
 from egm.events import Door, Result
 from egm.games.base import Game, Round
@@ -62,7 +62,7 @@ class CabinetPart:
     games: dict[str, Game]
     devices: Devices
     jurisdiction: JurisdictionConfig
-    clock: Clock
+    clock: SetClock
     rng_for_game: Callable[[int], Rng]
     rom_check: Callable[[], Any] | None
     memory: WagerMemory | None
@@ -82,6 +82,7 @@ class CabinetPart:
     credit_limit_cents: int  # the credit limit in force (settings.SettingsPart), 0: none
     _cash_out: Callable[[Any], Result]  # cash_out.CashOutPart
     _apply_settings: Callable[[], None]  # the kept settings over the configuration (settings.SettingsPart)
+    _kept_clock: Callable[[], dict[str, int]]  # the date and time setting, kept across a RAM clear (settings)
     display_attached: bool
     _panel_presses: list[str]
 
