@@ -65,10 +65,15 @@ class OperatorScene(Scene):
         self.events_laid_out: tuple[tuple[int, str], list[list[list[str]]]] | None = None
         self.clock_draft: list[int] | None = None  # the date and time being set: year, month, day, hour, min
         self.clock_field = 0  # the field - and + change
+        self.clock_sent: list[int] | None = None  # the date and time SET sent, until the cabinet shows it
 
     def enter(self, frame: Frame) -> None:
         self.tab, self.recall_index, self.confirm, self.page = "meters", 0, False, 0
-        self.clock_draft = None
+        self.clock_draft = self.clock_sent = None
+
+    def update(self, frame: Frame) -> None:
+        if self.clock_sent is not None and clock_fields(frame) == self.clock_sent:
+            self.clock_draft = self.clock_sent = None  # set: the page shows the clock running again
 
     def buttons(self, frame: Frame) -> list[Button]:
         out = [
@@ -129,7 +134,8 @@ class OperatorScene(Scene):
             return []
         action = button.action
         if action in TABS:
-            self.tab, self.confirm, self.page, self.clock_draft = action, False, 0, None
+            self.tab, self.confirm, self.page = action, False, 0
+            self.clock_draft = self.clock_sent = None
         elif action.startswith("clock:"):
             return self.set_clock(action.split(":")[1], frame)
         elif action == "page_older":
@@ -338,10 +344,10 @@ class OperatorScene(Scene):
             value = self.clock_draft[self.clock_field] + (1 if what == "+" else -1)
             self.clock_draft[self.clock_field] = low + (value - low) % (high - low + 1)
         elif what == "set" and self.clock_draft is not None:
-            draft, self.clock_draft = self.clock_draft, None
-            return [SetDateTime(*draft)]
+            self.clock_sent = list(self.clock_draft)  # kept on screen if refused, to be put right
+            return [SetDateTime(*self.clock_draft)]
         elif what == "cancel":
-            self.clock_draft = None
+            self.clock_draft = self.clock_sent = None
         return []
 
     def _draw_pools(self, surface: pygame.Surface, frame: Frame) -> None:
