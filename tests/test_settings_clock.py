@@ -221,21 +221,21 @@ def test_the_settings_page_sets_the_date_and_time(session: Any) -> None:
 def test_the_settings_page_says_why_an_impossible_date_is_refused(session: Any) -> None:
     settings_page(session)
     press(session, "clock:month")
-    month = session.video.scene.clock_draft[1]
+    month = session.video.scene.clock_setting.draft[1]
     press(session, "clock:+", (2 - month) % 12)  # February
     press(session, "clock:day")
-    day = session.video.scene.clock_draft[2]
+    day = session.video.scene.clock_setting.draft[2]
     press(session, "clock:+", (30 - day) % 31)  # the 30th
-    assert session.video.scene.clock_draft[1:3] == [2, 30]
+    assert session.video.scene.clock_setting.draft[1:3] == [2, 30]
     press(session, "clock:set")
     year = session.cabinet.clock.now().year
     assert f"There is no 30 February {year}." in [t.text for t in session.video.toasts]
     assert clock_entries(session.cabinet) == []
-    assert session.video.scene.clock_draft[1:3] == [2, 30]  # still on screen, to be put right
+    assert session.video.scene.clock_setting.draft[1:3] == [2, 30]  # still on screen, to be put right
     press(session, "clock:-", 2)  # the 28th
     press(session, "clock:set")
     assert session.cabinet.clock.now().date().isoformat() == f"{year}-02-28"
-    assert session.video.scene.clock_draft is None  # set: the page shows the clock running again
+    assert session.video.scene.clock_setting.draft is None  # set: the page shows the clock running again
 
 
 def test_the_event_log_page_numbers_each_entry(session: Any) -> None:

@@ -5,16 +5,16 @@ clear behind a confirmation, and (for the kiosk) shutdown."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Any
 
 import pygame
 
-from egm.events import ChangeSetting, RamClear, RunRomCheck, SetDateTime
+from egm.events import ChangeSetting, RamClear, RunRomCheck
 from egm.video import snap
 from egm.video.layout import CONTENT_RECT
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.scenes import game_scene
+from egm.video.scenes.clock_setting import ClockSetting
 from egm.video.theme import AMBER, CABINET, CYAN, GOLD, GREEN, LIGHT_GREY, RED, WHITE, money, panel
 from egm.video.widgets import Button, draw_all, hit
 
@@ -39,16 +39,6 @@ EVENT_SIZE, EVENT_STEP = 26, 34  # the event log's text size and line step
 EVENTS_TOP, EVENTS_BOTTOM = BODY.y + 80, BODY.bottom - 110  # where a page's text goes, above the buttons
 RECALL_RECT = pygame.Rect(60, 240, 1344, 651)  # 0.7 of the 1920x930 table
 COUNT_METERS = ("games_played", "games_won", "games_lost", "door_opens", "power_resets")
-SETTING_TOP, SETTING_STEP = BODY.y + 88, 56  # the settings page's rows
-CLOCK_FIELDS = (  # the date and time's fields: (name, x, width, lowest, highest); - and + wrap round
-    ("year", 800, 110, 2000, 2099),
-    ("month", 930, 80, 1, 12),
-    ("day", 1030, 80, 1, 31),  # every day to 31: the cabinet says which dates do not exist
-    ("hour", 1140, 80, 0, 23),
-    ("minute", 1240, 80, 0, 59),
-)
-CLOCK_BUTTONS = (("clock:-", "-", 1360, 80), ("clock:+", "+", 1450, 80), ("clock:set", "SET", 1560, 120),
-                 ("clock:cancel", "CANCEL", 1700, 120))
 
 
 class OperatorScene(Scene):
@@ -63,17 +53,14 @@ class OperatorScene(Scene):
         self.tables: dict[str, Scene] = {}
         self.picture: tuple[tuple[Any, ...], pygame.Surface] | None = None
         self.events_laid_out: tuple[tuple[int, str], list[list[list[str]]]] | None = None
-        self.clock_draft: list[int] | None = None  # the date and time being set: year, month, day, hour, min
-        self.clock_field = 0  # the field - and + change
-        self.clock_sent: list[int] | None = None  # the date and time SET sent, until the cabinet shows it
+        self.clock_setting = ClockSetting()  # the SETTINGS page's date and time row
 
     def enter(self, frame: Frame) -> None:
         self.tab, self.recall_index, self.confirm, self.page = "meters", 0, False, 0
-        self.clock_draft = self.clock_sent = None
+        self.clock_setting.reset()
 
     def update(self, frame: Frame) -> None:
-        if self.clock_sent is not None and clock_fields(frame) == self.clock_sent:
-            self.clock_draft = self.clock_sent = None  # set: the page shows the clock running again
+        self.clock_setting.update(frame)
 
     def buttons(self, frame: Frame) -> list[Button]:
         out = [
@@ -108,9 +95,9 @@ class OperatorScene(Scene):
         elif self.tab == "settings":
             for i, (name, _, _, nxt) in enumerate(service(frame).get("settings", [])):
                 if name == "date_time":
-                    out += self.clock_buttons(frame, SETTING_TOP - 10 + i * SETTING_STEP)
+                    out += self.clock_setting.buttons(frame, BODY.y + 78 + i * 56)
                 elif name and nxt is not None:
-                    rect = pygame.Rect(1560, SETTING_TOP - 10 + i * SETTING_STEP, 260, 50)
+                    rect = pygame.Rect(1560, BODY.y + 78 + i * 56, 260, 50)
                     out.append(Button(f"set:{name}:{nxt}", "CHANGE", rect, "on"))
         elif self.tab == "ram_clear":
             if self.confirm:
@@ -135,9 +122,9 @@ class OperatorScene(Scene):
         action = button.action
         if action in TABS:
             self.tab, self.confirm, self.page = action, False, 0
-            self.clock_draft = self.clock_sent = None
+            self.clock_setting.reset()
         elif action.startswith("clock:"):
-            return self.set_clock(action.split(":")[1], frame)
+            return self.clock_setting.press(action, frame)
         elif action == "page_older":
             self.page = min(self.page + 1, self.pages(frame) - 1)
         elif action == "page_newer":
@@ -306,49 +293,12 @@ class OperatorScene(Scene):
         kit = self.res.kit
         self._title(surface, "SETTINGS (each change is logged with its old and new value)")
         for i, (name, label, value, _) in enumerate(service(frame).get("settings", [])):
-            y = SETTING_TOP + i * SETTING_STEP
+            y = BODY.y + 88 + i * 56
             kit.text(surface, label, (BODY.x + 30, y), 28, LIGHT_GREY)
-            if name == "date_time":  # its fields are buttons; the separators between them
-                for text, x in (("-", 920), ("-", 1020), (":", 1230)):
-                    kit.text(surface, text, (x, y), 28, WHITE, bold=True, anchor="midtop")
-                editing = self.clock_draft is not None
-                note = "being set: SET sets the clock, CANCEL keeps it" if editing else f"now {value}"
-                kit.text(surface, note, (BODY.x + 30, y + 34), 18, CYAN if editing else LIGHT_GREY)
+            if name == "date_time":  # its fields are buttons
+                self.clock_setting.draw(surface, kit, BODY.x + 30, y, value)
             else:
                 kit.text(surface, value, (BODY.x + 760, y), 28, WHITE, bold=True)
-
-    def clock_buttons(self, frame: Frame, top: int) -> list[Button]:
-        """The date and time's fields (touch one to set it), - and +, SET and CANCEL; - + SET and CANCEL
-        are dark until a field is chosen."""
-        fields = self.clock_draft or clock_fields(frame)
-        out = [
-            Button(f"clock:{name}", f"{value:02d}", pygame.Rect(x, top, width, 50), "on",
-                   CYAN if self.clock_draft is not None and i == self.clock_field else AMBER)
-            for i, ((name, x, width, _, _), value) in enumerate(zip(CLOCK_FIELDS, fields, strict=True))
-        ]
-        lamp = "on" if self.clock_draft is not None else "off"
-        out += [Button(action, label, pygame.Rect(x, top, width, 50), "flash" if action == "clock:set"
-                       and lamp == "on" else lamp, GREEN if action == "clock:set" else AMBER)
-                for action, label, x, width in CLOCK_BUTTONS]
-        return out
-
-    def set_clock(self, what: str, frame: Frame) -> list[object]:
-        """A touch on the date and time: choose a field (starting from the time now), step it, send it
-        to the cabinet (which refuses a date that does not exist, with a sentence), or cancel."""
-        names = [f[0] for f in CLOCK_FIELDS]
-        if what in names:
-            self.clock_draft = self.clock_draft or clock_fields(frame)
-            self.clock_field = names.index(what)
-        elif what in ("-", "+") and self.clock_draft is not None:
-            _, _, _, low, high = CLOCK_FIELDS[self.clock_field]
-            value = self.clock_draft[self.clock_field] + (1 if what == "+" else -1)
-            self.clock_draft[self.clock_field] = low + (value - low) % (high - low + 1)
-        elif what == "set" and self.clock_draft is not None:
-            self.clock_sent = list(self.clock_draft)  # kept on screen if refused, to be put right
-            return [SetDateTime(*self.clock_draft)]
-        elif what == "cancel":
-            self.clock_draft = self.clock_sent = None
-        return []
 
     def _draw_pools(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit
@@ -386,12 +336,6 @@ class OperatorScene(Scene):
             WHITE,
             anchor="midtop",
         )
-
-
-def clock_fields(frame: Frame) -> list[int]:
-    """The cabinet's date and time now, as the settings page's fields (year, month, day, hour, minute)."""
-    now = datetime.fromisoformat(str(frame.snapshot["date_time"]))
-    return [now.year, now.month, now.day, now.hour, now.minute]
 
 
 def service(frame: Frame) -> Mapping[str, Any]:
