@@ -144,6 +144,22 @@ def test_date_and_time_are_set_and_logged(rig: Rig) -> None:
     assert rig.host.long_poll(0x7F, bytes.fromhex("13452027235958")) is None  # month 13: ignored
 
 
+def test_the_host_sets_the_cabinets_one_clock(tmp_path: Path) -> None:
+    """0x7F sets the cabinet's own date and time (the one the Settings page sets): the event log,
+    tickets and recall follow the host, and the setting survives a power cut."""
+    rig = Rig(tmp_path / "nvram")
+    assert rig.host.set_date_time(datetime(2027, 12, 31, 23, 59, 58))
+    assert rig.do(lambda c: c.clock.now()) == datetime(2027, 12, 31, 23, 59, 58, tzinfo=UTC)
+    assert rig.do(lambda c: c.snapshot()["date_time"]).startswith("2027-12-31T23:59:58")
+    rig.power_cut()
+    again = Rig(rig.nvram, clock=rig.clock)
+    try:
+        assert again.do(lambda c: c.clock.now()) == datetime(2027, 12, 31, 23, 59, 58, tzinfo=UTC)
+        assert again.host.date_time() == datetime(2027, 12, 31, 23, 59, 58)
+    finally:
+        again.stop()
+
+
 def test_shutdown_refuses_play_and_says_why(rig: Rig) -> None:
     insert_bill(rig, 500)
     assert rig.host.long_poll(0x01) == bytes([ADDRESS])

@@ -19,6 +19,7 @@ import logging
 import sqlite3
 import types
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -354,6 +355,10 @@ class CabinetPart:
 
     def _ticket_credited(self, tx: Transaction, pending: Mapping[str, Any]) -> None:
         """Called inside the transaction that credits a stacked ticket."""
+
+    def _set_clock(self, new: datetime, kind: str, message: str) -> bool:
+        """Set the cabinet's date and time, logged (the Settings part answers)."""
+        raise NotImplementedError
 
     def _drive_devices(self) -> None:
         """After every state change: notes and tickets are accepted only on the attract screen."""

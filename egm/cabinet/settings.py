@@ -139,12 +139,19 @@ class SettingsPart(CabinetPart):
         problem = date_problem(*fields)
         if problem:
             return self._refuse(event, problem)
-        memory, base = self.memory, self.clock.base.now()
-        assert memory is not None
         old, new = self.clock.now(), datetime(*fields, tzinfo=UTC)
-        offset_us = (new - base) // timedelta(microseconds=1)
+        if not self._set_clock(new, "setting_changed",
+                               f"Date and time changed from {date_time_text(old)} to {date_time_text(new)}."):
+            return Result(False, self._tilt_detail())
+        return ACCEPTED
+
+    def _set_clock(self, new: datetime, kind: str, message: str) -> bool:
+        """Set the cabinet's one clock to `new` (from the Settings page or the casino host) in one
+        committed transaction, logged as `kind` with the old and the new time; False if it failed."""
+        memory, old = self.memory, self.clock.now()
+        assert memory is not None
+        offset_us = (new - self.clock.base.now()) // timedelta(microseconds=1)
         expired = self._tickets_expired_by(old, new)
-        message = f"Date and time changed from {date_time_text(old)} to {date_time_text(new)}."
         if new < old:
             message += (" The clock was set back: later entries may carry earlier times; the log keeps its"
                         " order by sequence number.")
@@ -154,13 +161,13 @@ class SettingsPart(CabinetPart):
 
         def change(tx: Transaction) -> None:
             tx.set("settings", {**memory.get("settings", {}), CLOCK_OFFSET: offset_us})
-            tx.log("setting_changed", message, setting="date_time", old=old.isoformat(), new=new.isoformat(),
+            tx.log(kind, message, setting="date_time", old=old.isoformat(), new=new.isoformat(),
                    set_back=new < old, tickets_now_expired=expired)
 
         if not self._commit(change):
-            return Result(False, self._tilt_detail())
+            return False
         self._apply_settings()
-        return ACCEPTED
+        return True
 
     def _tickets_expired_by(self, old: datetime, new: datetime) -> int:
         """Unredeemed tickets within their expiry date by the old time and past it by the new."""
