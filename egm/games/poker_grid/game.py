@@ -29,7 +29,9 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from egm.cards import DECK_SIZE, JOKER_TEXT, Card
-from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, RoundView, Wager
+from egm.games.base import Decision, DecisionRefused, Outcome, Round, RoundView, Wager
+from egm.games.board_game import BoardGame
+from egm.games.margin import margin_of, result_code, result_of, result_text
 from egm.games.poker_grid import compiled
 from egm.games.poker_grid.board import EMPTY, WILD, Layout
 from egm.games.poker_grid.paytable import PokerGridRules
@@ -40,8 +42,6 @@ from egm.rng import Rng
 
 CUSTOMER = 0
 RECORD_FORMAT = 1
-RESULT_TITLES = {"win": "YOU WIN BY", "tie": "A TIE", "loss": "YOU LOSE BY"}
-
 
 def move_json(layout: Layout, move: Move) -> dict[str, Any]:
     """A move as the replay contract and recall show it."""
@@ -65,28 +65,18 @@ def shuffled_deck(rng: Rng) -> list[int]:
     return deck
 
 
-class PokerGrid(Game):
+class PokerGrid(BoardGame):
     game_id: ClassVar[str] = "poker-grid"
     title: ClassVar[str] = "Poker Grid"
     steps: ClassVar[tuple[str, ...]] = ("play", "complete")
+    machine_strategies = MACHINE_STRATEGIES
+    rules: PokerGridRules
+    strategy: Strategy
 
     def __init__(self, paytable: Any) -> None:
         super().__init__(paytable)
-        self.rules: PokerGridRules = paytable.rules
-        strategy = paytable.header.strategy
-        if strategy not in MACHINE_STRATEGIES:
-            raise ValueError(
-                f"pay table strategy '{strategy}' is not a Poker Grid machine strategy; "
-                f"use one of {sorted(MACHINE_STRATEGIES)}"
-            )
-        self.strategy: Strategy = MACHINE_STRATEGIES[strategy]
         self.layout = Layout.from_rules(self.rules)
         compiled.warm_up()
-
-    def default_wager(self, denom_cents: int) -> Wager:
-        bet = self.paytable.header.default_bet_credits
-        stake = self.wager_offer().stake_credits(bet, {})
-        return Wager(bet_credits=bet, stake_credits=stake, denom_cents=denom_cents)
 
     def new_round(
         self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int], opponents: int | None = None
@@ -168,8 +158,7 @@ class PokerGridRound(Round):
     @property
     def margin(self) -> int:
         """The customer's score minus the best opponent's."""
-        scores = self.table.scores
-        return scores[CUSTOMER] - max(scores[1:])
+        return margin_of(self.table.scores)
 
     def awards(self) -> list[str]:
         """The premium hands the customer made that carry an award, in order of play."""
@@ -182,7 +171,7 @@ class PokerGridRound(Round):
 
     @property
     def result(self) -> str:
-        return "win" if self.margin > 0 else "tie" if self.margin == 0 else "loss"
+        return result_of(self.margin)
 
     def outcome(self) -> Outcome:
         if not self.finished:
@@ -192,7 +181,7 @@ class PokerGridRound(Round):
         units = rules.won_units(self.margin, awards)
         return Outcome(
             win_credits=units * self.wager.bet_credits,
-            result_code={"win": "W", "tie": "T", "loss": "L"}[self.result] + f"{self.margin:+d}",
+            result_code=result_code(self.margin),
             summary={
                 "result": self.result,
                 "margin": self.margin,
@@ -205,20 +194,10 @@ class PokerGridRound(Round):
         return seal(self.game.game_id, RECORD_FORMAT, self.wager, self.table.to_record())
 
     def view(self) -> RoundView:
-        table = self._table()
-        text = ""
-        if self.finished:
-            text = RESULT_TITLES[self.result] + (f" {abs(self.margin)}" if self.margin else "")
-        return RoundView(
-            game_id=self.game.game_id,
-            step=self.step,
-            bet_credits=self.wager.bet_credits,
-            stake_credits=self.wager.stake_credits,
-            decision_awaited=not self.finished,
-            auto_decision=not self.finished,
-            win_credits=self.outcome().win_credits if self.finished else None,
-            result_text=text,
-            table=table,
+        outcome = self.outcome() if self.finished else None
+        text = result_text(self.margin) if self.finished else ""
+        return RoundView.of_played_game(
+            self.game.game_id, self.step, self.wager, outcome, text, self._table()
         )
 
     def _table(self) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from pydantic import Field, model_validator
 
 from egm.cards import DECK_SIZE
 from egm.config import Strict
+from egm.games.margin import MarginTier, check_tiers, tier_units
 
 Square = Annotated[list[Annotated[int, Field(ge=0)]], Field(min_length=2, max_length=2)]
 
@@ -47,14 +48,6 @@ EXAMPLE: dict[str, Any] = {
     ],
     "hand_awards": {"straight_flush": 20, "royal_flush": 50, "five_of_a_kind": 1},
 }
-
-
-class MarginPay(Strict):
-    """A margin of at least `min_margin` points (negative: a loss by at most -min_margin) pays `pays`
-    units."""
-
-    min_margin: int
-    pays: int = Field(ge=0)
 
 
 class HandAwards(Strict):
@@ -85,7 +78,7 @@ class PokerGridRules(Strict):
     opponents_default: int = Field(default=1, ge=1, le=3)
     opponents_max: int = Field(default=1, ge=1, le=3)
     stake_units: int = Field(ge=1)
-    result_pays: list[MarginPay] = Field(min_length=1)
+    result_pays: list[MarginTier] = Field(min_length=1)
     hand_awards: HandAwards = HandAwards()
 
     @model_validator(mode="after")
@@ -133,12 +126,7 @@ class PokerGridRules(Strict):
                 f"{seats} seats of {self.hand_size} cards and the starters need more than 54 cards; "
                 "lower hand_size or opponents_max"
             )
-        margins = [tier.min_margin for tier in self.result_pays]
-        pays = [tier.pays for tier in self.result_pays]
-        if margins != sorted(set(margins)) or pays != sorted(pays):
-            raise ValueError(
-                "result_pays tiers must list rising min_margin values, each paying at least the one before"
-            )
+        check_tiers(self.result_pays, "result_pays")
         self._check_connected()
         return self
 
@@ -182,4 +170,4 @@ class PokerGridRules(Strict):
 
     def result_units(self, margin: int) -> int:
         """Units the result pays: margin = customer score - best opponent score."""
-        return max((tier.pays for tier in self.result_pays if tier.min_margin <= margin), default=0)
+        return tier_units(self.result_pays, margin)

@@ -33,6 +33,7 @@ from pydantic import Field, model_validator
 
 from egm.cards import RANKS, SUITS, Card
 from egm.config import Strict
+from egm.games.margin import MarginTier, check_tiers, tier_units
 from egm.games.poker_tiles.hands import HANDS, MAX_LINE
 
 Square = Annotated[list[Annotated[int, Field(ge=0)]], Field(min_length=2, max_length=2)]
@@ -70,14 +71,6 @@ EXAMPLE: dict[str, Any] = {
     ],
     "hand_awards": {"four_of_a_kind": 1, "straight_flush": 3, "royal_flush": 8, "five_of_a_kind": 1},
 }
-
-
-class MarginTier(Strict):
-    """A final margin of at least `min_margin` points pays `pays` units (negative: a loss by at most
-    that much)."""
-
-    min_margin: int
-    pays: int = Field(ge=0)
 
 
 class HandValues(Strict):
@@ -133,12 +126,7 @@ class PokerTilesRules(Strict):
         self._check_card_squares()
         if self.opponents_default > self.opponents_max:
             raise ValueError("opponents_default exceeds opponents_max; lower it or raise the maximum")
-        margins = [tier.min_margin for tier in self.result_pays]
-        pays = [tier.pays for tier in self.result_pays]
-        if margins != sorted(set(margins)) or pays != sorted(pays):
-            raise ValueError(
-                "result_pays tiers must list rising min_margin values, each paying at least the one before"
-            )
+        check_tiers(self.result_pays, "result_pays")
         unknown = sorted(set(self.hand_awards) - set(HANDS))
         if unknown:
             raise ValueError(f"hand_awards names {unknown}, which are not hands; "
@@ -179,7 +167,7 @@ class PokerTilesRules(Strict):
 
     def result_units(self, margin: int) -> int:
         """Units the result pays: margin = customer score - best opponent score."""
-        return max((tier.pays for tier in self.result_pays if tier.min_margin <= margin), default=0)
+        return tier_units(self.result_pays, margin)
 
     def award_units(self, hand: str) -> int:
         return self.hand_awards.get(hand, 0)

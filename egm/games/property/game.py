@@ -39,7 +39,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, RoundView, Wager
+from egm.games.base import Decision, DecisionRefused, Outcome, Round, RoundView, Wager
+from egm.games.board_game import BoardGame
+from egm.games.margin import margin_of, place_of, result_of, result_text
 from egm.games.property.board import Board
 from egm.games.property.paytable import PropertyRules
 from egm.games.property.strategy import MACHINE_STRATEGIES, ReserveStrategy
@@ -49,7 +51,6 @@ from egm.rng import Rng
 
 CUSTOMER = 0
 RECORD_FORMAT = 1
-RESULT_TITLES = {"win": "YOU WIN BY", "tie": "A TIE", "loss": "YOU LOSE BY"}
 LOG_EVENTS = 12  # the latest events the view carries for the table's log
 SPACE_ACTIONS = ("build", "sell_building", "mortgage", "unmortgage")
 ALLOWED = {
@@ -65,28 +66,20 @@ def draw_game_seed(rng: Rng) -> int:
     return int.from_bytes(rng.read(8), "little") >> 1
 
 
-class PropertyGame(Game):
+class PropertyGame(BoardGame):
     game_id: ClassVar[str] = "property"
     title: ClassVar[str] = "Property"
     # The cabinet's game states only move forward, so the round is "play" until it is complete; what
     # the customer is asked now ("turn", "jail", "buy", "auction") is `PropertyRound.awaiting`.
     steps: ClassVar[tuple[str, ...]] = ("play", "complete")
+    machine_strategies = MACHINE_STRATEGIES
+    rules: PropertyRules
+    strategy: ReserveStrategy
 
     def __init__(self, paytable: Any) -> None:
         super().__init__(paytable)
-        self.rules: PropertyRules = paytable.rules
-        strategy = paytable.header.strategy
-        if strategy not in MACHINE_STRATEGIES:
-            raise ValueError(f"pay table strategy '{strategy}' is not a Property machine strategy; "
-                             f"use one of {sorted(MACHINE_STRATEGIES)}")
-        self.strategy: ReserveStrategy = MACHINE_STRATEGIES[strategy]
         self.board = Board(self.rules)
         self.spaces = [self.board.space_json(i) for i in range(len(self.board.names))]  # for the scene
-
-    def default_wager(self, denom_cents: int) -> Wager:
-        bet = self.paytable.header.default_bet_credits
-        return Wager(bet_credits=bet, stake_credits=self.wager_offer().stake_credits(bet, {}),
-                     denom_cents=denom_cents)
 
     def new_round(self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int],
                   opponents: int | None = None, log: bool = True) -> PropertyRound:
@@ -94,11 +87,7 @@ class PropertyGame(Game):
         first decision. `opponents` defaults to the pay table's `opponents_default`; `log=False`
         (the lab) keeps no event log."""
         self.check_wager(wager)
-        opponents = self.rules.opponents_default if opponents is None else opponents
-        if not 1 <= opponents <= self.rules.opponents_max:
-            raise ValueError(f"this pay table allows 1 to {self.rules.opponents_max} opponents, "
-                             f"not {opponents}")
-        return PropertyRound(self, wager, draw_game_seed(rng), opponents, log)
+        return PropertyRound(self, wager, draw_game_seed(rng), self.opponents(opponents), log)
 
     def restore(self, record: Mapping[str, Any]) -> PropertyRound:
         opened = open_record(record, self.game_id, RECORD_FORMAT)
@@ -259,13 +248,11 @@ class PropertyRound(Round):
 
     @property
     def place(self) -> int:
-        worths = self.net_worths()
-        return 1 + sum(1 for worth in worths[1:] if worth > worths[CUSTOMER])
+        return place_of(self.net_worths())
 
     @property
     def margin(self) -> int:
-        worths = self.net_worths()
-        return worths[CUSTOMER] - max(worths[1:])
+        return margin_of(self.net_worths())
 
     def awards(self) -> list[str]:
         table = self.table
@@ -278,8 +265,7 @@ class PropertyRound(Round):
 
     @property
     def result(self) -> str:
-        margin = self.margin
-        return "win" if margin > 0 else "tie" if margin == 0 else "loss"
+        return result_of(self.margin)
 
     def outcome(self) -> Outcome:
         if not self.finished:
@@ -301,10 +287,8 @@ class PropertyRound(Round):
                     {"seed": self.seed, "opponents": self.opponents, "decisions": list(self.decisions)})
 
     def view(self) -> RoundView:
-        text = ""
-        if self.finished:
-            text = RESULT_TITLES[self.result] + (f" ${abs(self.margin):,}" if self.margin else "")
         outcome = self.outcome() if self.finished else None
+        text = result_text(self.margin, f"${abs(self.margin):,}") if self.finished else ""
         return RoundView.of_played_game(
             self.game.game_id, self.step, self.wager, outcome, text, self.table_view()
         )
