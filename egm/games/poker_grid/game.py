@@ -29,9 +29,9 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from egm.cards import DECK_SIZE, JOKER_TEXT, Card
-from egm.games.base import Decision, DecisionRefused, Outcome, Round, RoundView, Wager
-from egm.games.board_game import BoardGame
-from egm.games.margin import margin_of, result_code, result_of, result_text
+from egm.games.base import Decision, DecisionRefused, Outcome, Wager
+from egm.games.board_game import BoardGame, BoardRound
+from egm.games.margin import result_code
 from egm.games.poker_grid import compiled
 from egm.games.poker_grid.board import EMPTY, WILD, Layout
 from egm.games.poker_grid.paytable import PokerGridRules
@@ -100,7 +100,7 @@ class PokerGrid(BoardGame):
         return PokerGridRound(self, opened.wager, table)
 
 
-class PokerGridRound(Round):
+class PokerGridRound(BoardRound):
     def __init__(self, game: PokerGrid, wager: Wager, table: Table) -> None:
         self.game = game
         self.wager = wager
@@ -155,10 +155,8 @@ class PokerGridRound(Round):
         row, col = self.game.layout.row_col(square)
         return Decision("place", {"card": str(Card(card)), "row": row, "col": col})
 
-    @property
-    def margin(self) -> int:
-        """The customer's score minus the best opponent's."""
-        return margin_of(self.table.scores)
+    def standings(self) -> list[int]:
+        return list(self.table.scores)
 
     def awards(self) -> list[str]:
         """The premium hands the customer made that carry an award, in order of play."""
@@ -168,10 +166,6 @@ class PokerGridRound(Round):
             for move in self.table.moves
             if move.seat == CUSTOMER and move.play.hand and awards.for_hand(move.play.hand)
         ]
-
-    @property
-    def result(self) -> str:
-        return result_of(self.margin)
 
     def outcome(self) -> Outcome:
         if not self.finished:
@@ -193,14 +187,7 @@ class PokerGridRound(Round):
     def to_record(self) -> dict[str, Any]:
         return seal(self.game.game_id, RECORD_FORMAT, self.wager, self.table.to_record())
 
-    def view(self) -> RoundView:
-        outcome = self.outcome() if self.finished else None
-        text = result_text(self.margin) if self.finished else ""
-        return RoundView.of_played_game(
-            self.game.game_id, self.step, self.wager, outcome, text, self._table()
-        )
-
-    def _table(self) -> dict[str, Any]:
+    def table_view(self) -> dict[str, Any]:
         """The table scene's own data (egm/games/poker_grid/scene.py reads it)."""
         layout = self.game.layout
         table = self.table

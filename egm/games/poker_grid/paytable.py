@@ -26,6 +26,7 @@ from pydantic import Field, model_validator
 
 from egm.cards import DECK_SIZE
 from egm.config import Strict
+from egm.games.board_game import StakeInUnits
 from egm.games.margin import MarginTier, check_tiers, tier_units
 
 Square = Annotated[list[Annotated[int, Field(ge=0)]], Field(min_length=2, max_length=2)]
@@ -63,7 +64,7 @@ class HandAwards(Strict):
         return getattr(self, hand) if hand in type(self).model_fields else 0
 
 
-class PokerGridRules(Strict):
+class PokerGridRules(StakeInUnits, Strict):
     """Board geometry, seats and pays. Rows and columns are numbered from 0, top left.
 
     A pay table's pays hold for one opponent count (`opponents_default`, with `opponents_max` equal to
@@ -154,15 +155,6 @@ class PokerGridRules(Strict):
         square of the board (the pay-table ROM checks that it fits the meters)."""
         top_award = max(self.hand_awards.model_dump().values())
         return (max(t.pays for t in self.result_pays) + self.rows * self.cols * top_award) * bet_credits
-
-    @property
-    def stake_bets(self) -> int:
-        """The stake is `stake_units` bets of B credits (the wager offer, `egm.games.base.WagerOffer`)."""
-        return self.stake_units
-
-    @property
-    def side_bet_limits(self) -> dict[str, int]:
-        return {}  # Poker Grid has no side bet
 
     def won_units(self, margin: int, hands: list[str]) -> int:
         """Units a game pays: its result by `margin`, plus the award of each of the customer's `hands`."""

@@ -35,9 +35,9 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from egm.cards import JOKER_TEXT, Card
-from egm.games.base import Decision, DecisionRefused, Outcome, Round, RoundView, Wager
-from egm.games.board_game import BoardGame
-from egm.games.margin import margin_of, place_of, result_code, result_of, result_text
+from egm.games.base import Decision, DecisionRefused, Outcome, Wager
+from egm.games.board_game import BoardGame, BoardRound
+from egm.games.margin import result_code
 from egm.games.poker_tiles.board import Layout
 from egm.games.poker_tiles.engine import EMPTY, JOKER
 from egm.games.poker_tiles.hands import HANDS
@@ -104,7 +104,7 @@ class PokerTiles(BoardGame):
         return PokerTilesRound(self, opened.wager, Table.from_record(self.layout, opened.body))
 
 
-class PokerTilesRound(Round):
+class PokerTilesRound(BoardRound):
     def __init__(self, game: PokerTiles, wager: Wager, table: Table) -> None:
         self.game = game
         self.wager = wager
@@ -207,19 +207,8 @@ class PokerTilesRound(Round):
         return Decision("pass")
 
     # --- result -------------------------------------------------------------------------------------
-    @property
-    def margin(self) -> int:
-        """The customer's score minus the best opponent's."""
-        return margin_of(self.table.scores)
-
-    @property
-    def place(self) -> int:
-        """1 + the number of opponents with a higher score."""
-        return place_of(self.table.scores)
-
-    @property
-    def result(self) -> str:
-        return result_of(self.margin)
+    def standings(self) -> list[int]:
+        return list(self.table.scores)
 
     def awards(self) -> list[str]:
         """The premium hands of the customer's scored lines that carry an award, in order of play."""
@@ -254,14 +243,7 @@ class PokerTilesRound(Round):
     def to_record(self) -> dict[str, Any]:
         return seal(self.game.game_id, RECORD_FORMAT, self.wager, self.table.to_record())
 
-    def view(self) -> RoundView:
-        outcome = self.outcome() if self.finished else None
-        text = result_text(self.margin) if self.finished else ""
-        return RoundView.of_played_game(
-            self.game.game_id, self.step, self.wager, outcome, text, self._table()
-        )
-
-    def _table(self) -> dict[str, Any]:
+    def table_view(self) -> dict[str, Any]:
         """The table scene's own data (egm/games/poker_tiles/scene.py reads it)."""
         layout = self.game.layout
         table = self.table

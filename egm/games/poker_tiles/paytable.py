@@ -33,6 +33,7 @@ from pydantic import Field, model_validator
 
 from egm.cards import RANKS, SUITS, Card
 from egm.config import Strict
+from egm.games.board_game import StakeInUnits
 from egm.games.margin import MarginTier, check_tiers, tier_units
 from egm.games.poker_tiles.hands import HANDS, MAX_LINE
 
@@ -92,7 +93,7 @@ class HandValues(Strict):
         return [getattr(self, name) for name in HANDS]
 
 
-class PokerTilesRules(Strict):
+class PokerTilesRules(StakeInUnits, Strict):
     """Board, seats, short form and pays."""
 
     rows: int = Field(ge=5, le=25)
@@ -151,15 +152,6 @@ class PokerTilesRules(Strict):
             if [row, col] == self.centre:
                 raise ValueError(f"{card} is marked on the STARTING ZONE centre; keep the centre unmarked")
             seen[(row, col)] = card
-
-    @property
-    def stake_bets(self) -> int:
-        """The stake is `stake_units` bets of B credits (the wager offer, `egm.games.base.WagerOffer`)."""
-        return self.stake_units
-
-    @property
-    def side_bet_limits(self) -> dict[str, int]:
-        return {}  # Poker Tiles has no side bet
 
     def start_squares(self) -> list[list[int]]:
         (row, first), (_, last) = self.start_area

@@ -23,9 +23,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from egm.games.base import Decision, DecisionRefused, Outcome, Round, RoundView, Wager
-from egm.games.board_game import BoardGame
-from egm.games.margin import margin_of, result_code, result_of, result_text
+from egm.games.base import Decision, DecisionRefused, Outcome, Wager
+from egm.games.board_game import BoardGame, BoardRound
+from egm.games.margin import result_code
 from egm.games.prism_words.blocks import FACE_NAMES, LETTERS, STAR, Block, check_block_set, parse_blocks
 from egm.games.prism_words.board import IllegalPlay, Placement
 from egm.games.prism_words.lexicon import AssetError, load_lexicon, read_asset
@@ -131,7 +131,7 @@ def parse_placement(book: Rulebook, item: Any) -> Placement:
     return Placement(row, col, block, side, shown)
 
 
-class PrismWordsRound(Round):
+class PrismWordsRound(BoardRound):
     def __init__(self, game: PrismWords, wager: Wager, first_draws: list[list[list[int]]], table: Table
                  ) -> None:
         self.game = game
@@ -199,14 +199,8 @@ class PrismWordsRound(Round):
             items.append(item)
         return Decision(PLAY, {"placements": items})
 
-    @property
-    def margin(self) -> int:
-        """The customer's score minus the best opponent's."""
-        return margin_of(self.table.scores)
-
-    @property
-    def result(self) -> str:
-        return result_of(self.margin)
+    def standings(self) -> list[int]:
+        return list(self.table.scores)
 
     def awards(self) -> list[str]:
         """The awards the customer earned, in order of play: one per play with a pattern bonus, one per
@@ -244,14 +238,7 @@ class PrismWordsRound(Round):
         return seal(self.game.game_id, RECORD_FORMAT, self.wager,
                     {"first_draws": self.first_draws, **self.table.to_record()})
 
-    def view(self) -> RoundView:
-        outcome = self.outcome() if self.finished else None
-        text = result_text(self.margin) if self.finished else ""
-        return RoundView.of_played_game(
-            self.game.game_id, self.step, self.wager, outcome, text, self._table()
-        )
-
-    def _table(self) -> dict[str, Any]:
+    def table_view(self) -> dict[str, Any]:
         """The table scene's own data (egm/games/prism_words/scene.py reads it)."""
         table, book = self.table, self.game.book
         grid = table.grid

@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, model_validator
 
 from egm.config import Strict
+from egm.games.board_game import StakeInUnits
 from egm.games.margin import MarginTier, check_tiers, tier_units
 
 Square = Annotated[list[Annotated[int, Field(ge=0)]], Field(min_length=2, max_length=2)]
@@ -61,7 +62,7 @@ class Awards(Strict):
         return int(getattr(self, name))
 
 
-class PrismWordsRules(Strict):
+class PrismWordsRules(StakeInUnits, Strict):
     """Board, assets, seats, short form and pays. Rows and columns are numbered from 0, top left."""
 
     rows: int = Field(ge=5, le=21)
@@ -93,15 +94,6 @@ class PrismWordsRules(Strict):
             raise ValueError("opponents_default exceeds opponents_max; lower it or raise the maximum")
         check_tiers(self.result_pays, "result_pays")
         return self
-
-    @property
-    def stake_bets(self) -> int:
-        """The stake is `stake_units` bets of B credits (the wager offer, `egm.games.base.WagerOffer`)."""
-        return self.stake_units
-
-    @property
-    def side_bet_limits(self) -> dict[str, int]:
-        return {}  # Prism Words has no side bet
 
     def result_units(self, margin: int) -> int:
         """Units the result pays: margin = customer score - best opponent score."""

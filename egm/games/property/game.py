@@ -39,9 +39,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from egm.games.base import Decision, DecisionRefused, Outcome, Round, RoundView, Wager
-from egm.games.board_game import BoardGame
-from egm.games.margin import margin_of, place_of, result_of, result_text
+from egm.games.base import Decision, DecisionRefused, Outcome, Wager
+from egm.games.board_game import BoardGame, BoardRound
+from egm.games.margin import result_text
 from egm.games.property.board import Board
 from egm.games.property.paytable import PropertyRules
 from egm.games.property.strategy import MACHINE_STRATEGIES, ReserveStrategy
@@ -98,7 +98,7 @@ class PropertyGame(BoardGame):
         return round_
 
 
-class PropertyRound(Round):
+class PropertyRound(BoardRound):
     def __init__(self, game: PropertyGame, wager: Wager, seed: int, opponents: int,
                  log: bool = True) -> None:
         self.game = game
@@ -246,13 +246,8 @@ class PropertyRound(Round):
     def net_worths(self) -> list[int]:
         return [0 if seat.bankrupt else self.table.net_worth(s) for s, seat in enumerate(self.table.seats)]
 
-    @property
-    def place(self) -> int:
-        return place_of(self.net_worths())
-
-    @property
-    def margin(self) -> int:
-        return margin_of(self.net_worths())
+    def standings(self) -> list[int]:
+        return self.net_worths()
 
     def awards(self) -> list[str]:
         table = self.table
@@ -262,10 +257,6 @@ class PropertyRound(Round):
         if any(all(table.owner[s] == CUSTOMER for s in group) for group in table.board.groups):
             awards.append("monopoly")
         return [name for name in awards if getattr(self.game.rules.awards, name)]
-
-    @property
-    def result(self) -> str:
-        return result_of(self.margin)
 
     def outcome(self) -> Outcome:
         if not self.finished:
@@ -286,12 +277,8 @@ class PropertyRound(Round):
         return seal(self.game.game_id, RECORD_FORMAT, self.wager,
                     {"seed": self.seed, "opponents": self.opponents, "decisions": list(self.decisions)})
 
-    def view(self) -> RoundView:
-        outcome = self.outcome() if self.finished else None
-        text = result_text(self.margin, f"${abs(self.margin):,}") if self.finished else ""
-        return RoundView.of_played_game(
-            self.game.game_id, self.step, self.wager, outcome, text, self.table_view()
-        )
+    def result_line(self) -> str:
+        return result_text(self.margin, f"${abs(self.margin):,}")  # the margin is dollars of net worth
 
     def table_view(self) -> dict[str, Any]:
         """The table scene's own data (egm/games/property/scene.py reads it)."""

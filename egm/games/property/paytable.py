@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from egm.config import PROJECT_ROOT, Strict
+from egm.games.board_game import StakeInUnits
 from egm.games.margin import MarginTier, check_tiers, tier_units
 
 BOARD_SIZE = 40
@@ -128,7 +129,7 @@ class ShortForm(Strict):
     quick_start_deeds: int = Field(default=0, ge=0, le=7)
 
 
-class PropertyRules(Strict):
+class PropertyRules(StakeInUnits, Strict):
     board: list[SpaceSpec] = Field(min_length=BOARD_SIZE, max_length=BOARD_SIZE)
     chance: list[CardSpec] = Field(min_length=DECK_SIZE, max_length=DECK_SIZE)
     community_chest: list[CardSpec] = Field(min_length=DECK_SIZE, max_length=DECK_SIZE)
@@ -181,15 +182,6 @@ class PropertyRules(Strict):
         if self.short_form.quick_start_deeds * (1 + self.opponents_max) > titles:
             raise ValueError("the quick-start deal needs more title cards than the board has")
         return self
-
-    @property
-    def stake_bets(self) -> int:
-        """The stake is `stake_units` bets of B credits (the cabinet's wager offer)."""
-        return self.stake_units
-
-    @property
-    def side_bet_limits(self) -> dict[str, int]:
-        return {}  # Property has no side bet
 
     def margin_units(self, margin: int) -> int:
         """Units the margin tier pays (margin = customer net worth - best opponent's, dollars)."""
