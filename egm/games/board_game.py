@@ -36,6 +36,9 @@ class StakeInUnits:
 class BoardGame(Game):
     """A `Game` against machine opponents on the pay table's machine strategy (`self.strategy`)."""
 
+    # One step until the game is over: the machine opponents move inside the round, and the cabinet's
+    # game states only move forward, so what the customer is asked is the game's own table data.
+    steps: ClassVar[tuple[str, ...]] = ("play", "complete")
     machine_strategies: ClassVar[Mapping[str, Any]]  # strategy name -> the strategy the opponents play
 
     def __init__(self, paytable: Any) -> None:

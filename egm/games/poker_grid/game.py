@@ -68,7 +68,6 @@ def shuffled_deck(rng: Rng) -> list[int]:
 class PokerGrid(BoardGame):
     game_id: ClassVar[str] = "poker-grid"
     title: ClassVar[str] = "Poker Grid"
-    steps: ClassVar[tuple[str, ...]] = ("play", "complete")
     machine_strategies = MACHINE_STRATEGIES
     rules: PokerGridRules
     strategy: Strategy

@@ -78,7 +78,6 @@ def move_json(layout: Layout, move: Move) -> dict[str, Any]:
 class PokerTiles(BoardGame):
     game_id: ClassVar[str] = "poker-tiles"
     title: ClassVar[str] = "Poker Tiles"
-    steps: ClassVar[tuple[str, ...]] = ("play", "complete")
     machine_strategies = MACHINE_STRATEGIES
     rules: PokerTilesRules
     strategy: Strategy

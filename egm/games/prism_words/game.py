@@ -76,7 +76,6 @@ def block_json(block: Block) -> dict[str, Any]:
 class PrismWords(BoardGame):
     game_id: ClassVar[str] = "prism-words"
     title: ClassVar[str] = "Prism Words"
-    steps: ClassVar[tuple[str, ...]] = ("play", "complete")
     machine_strategies = MACHINE_STRATEGIES
     rules: PrismWordsRules
     strategy: Strategy

@@ -69,9 +69,8 @@ def draw_game_seed(rng: Rng) -> int:
 class PropertyGame(BoardGame):
     game_id: ClassVar[str] = "property"
     title: ClassVar[str] = "Property"
-    # The cabinet's game states only move forward, so the round is "play" until it is complete; what
-    # the customer is asked now ("turn", "jail", "buy", "auction") is `PropertyRound.awaiting`.
-    steps: ClassVar[tuple[str, ...]] = ("play", "complete")
+    # The round is "play" until it is complete (BoardGame.steps); what the customer is asked now
+    # ("turn", "jail", "buy", "auction") is `PropertyRound.awaiting`.
     machine_strategies = MACHINE_STRATEGIES
     rules: PropertyRules
     strategy: ReserveStrategy
