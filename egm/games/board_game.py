@@ -5,9 +5,9 @@ The customer (seat 0) plays against machine opponents. The opponents play the ma
 pay table names (`[paytable] strategy`), one of the game's own `machine_strategies`; a pay table that
 names another is refused when the game is built, so a cabinet never plays a strategy its RTP was not
 certified for. The stake is `stake_units` bets of B credits, with no side bet (the pay-table model's
-`StakeInUnits`). The round ends
-with a standing per seat; the customer's result is its margin over the best opponent
-(egm.games.margin), and the view the shell reads is built from it and the game's own table data.
+`StakeInUnits`). The round ends with a standing per seat; the customer's result is its margin over
+the best opponent (egm.games.margin), and the view the shell reads is built from it and the game's
+own table data.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class BoardGame(Game):
         bet = self.paytable.header.default_bet_credits
         return Wager(bet_credits=bet, stake_credits=bet * self.rules.stake_bets, denom_cents=denom_cents)
 
-    def opponents(self, asked: int | None) -> int:
+    def opponent_count(self, asked: int | None) -> int:
         """The opponents of a new round: `asked`, or the pay table's `opponents_default` when None;
         ValueError unless 1 to `opponents_max`."""
         opponents = self.rules.opponents_default if asked is None else asked

@@ -92,7 +92,7 @@ class PokerTiles(BoardGame):
         """Shuffle the 108 tiles (the round's only randomness) and open the game. `opponents` defaults
         to the pay table's `opponents_default` and may be 1 .. `opponents_max`."""
         self.check_wager(wager)
-        seats = 1 + self.opponents(opponents)
+        seats = 1 + self.opponent_count(opponents)
         pool = full_pool()
         rng.shuffle(pool)
         return PokerTilesRound(self, wager, Table(self.layout, seats, pool, self.rules.rounds))

@@ -86,7 +86,7 @@ class PropertyGame(BoardGame):
         first decision. `opponents` defaults to the pay table's `opponents_default`; `log=False`
         (the lab) keeps no event log."""
         self.check_wager(wager)
-        return PropertyRound(self, wager, draw_game_seed(rng), self.opponents(opponents), log)
+        return PropertyRound(self, wager, draw_game_seed(rng), self.opponent_count(opponents), log)
 
     def restore(self, record: Mapping[str, Any]) -> PropertyRound:
         opened = open_record(record, self.game_id, RECORD_FORMAT)
