@@ -26,8 +26,11 @@ from egm.events import (
     KeyTurned,
     PlayerDecision,
     RamClear,
+    SelectGame,
     StartGame,
 )
+from egm.video.session import Session
+from egm.video.theme import money
 
 DRAGON = "dragon-poker"
 
@@ -247,3 +250,88 @@ def test_egm_recall_shows_the_denomination_a_game_was_bet_in(cabinet: Any, tmp_p
     recalled = json.loads(capsys.readouterr().out)
     games = recalled["games"] if isinstance(recalled, dict) else recalled
     assert games[0]["wager"]["denom_cents"] == 5
+
+
+# --- the shell: the DENOM button ----------------------------------------------------------------------
+@pytest.fixture
+def session(config, tmp_path: Path):
+    s = Session(config, tmp_path / "nvram", seed=7, game_ids=[DRAGON, "prism-words"])
+    yield s
+    s.close()
+
+
+def drawn(s: Session) -> list[str]:
+    s.render()
+    return list(s.video.res.kit.drawn)
+
+
+def toasts(s: Session) -> list[str]:
+    return [t.text for t in s.video.toasts]
+
+
+def test_denom_steps_through_the_games_denominations_between_games(session: Session) -> None:
+    credit_shell(session)  # $100
+    assert session.video.lamps()["denomination"] == "on"
+    assert "1¢" in drawn(session)  # the button shows the denomination in force
+    session.key("d")
+    assert session.cabinet.denomination_cents == 5
+    words = drawn(session)
+    assert "5¢" in words and "2,000" in words and "CREDIT  $100.00" in words  # credits at 5¢, the same money
+    assert "5¢ a credit: 2,000 credits ($100.00)" in toasts(session)
+    for expected in (25, 100, 1):  # Dragon Poker offers every player denomination, then round again
+        session.key("d")
+        assert session.cabinet.denomination_cents == expected
+    session.key("d")
+    session.key("space")  # DEAL: the game is bet in 5-cent credits
+    assert session.cabinet.round.wager.denom_cents == 5
+    assert session.cabinet.credits_cents == 10000 - session.cabinet.round.wager.stake_credits * 5
+
+
+def test_denom_is_dark_during_a_game_and_its_reveal_and_says_why(session: Session) -> None:
+    credit_shell(session)
+    session.key("space")
+    assert session.state.startswith("game.")
+    assert session.video.lamps()["denomination"] == "off"
+    session.key("d")
+    assert "The denomination changes between games." in toasts(session)
+    for key in ("1", "2", "3", "return", "h"):
+        session.key(key)
+    session.wait(0.2)
+    assert session.video.scene.busy(session.video.frame)  # the reveal
+    assert session.video.lamps()["denomination"] == "off"
+    session.key("d")
+    assert session.cabinet.denomination_cents == 1 and session.cabinet.memory.get("denomination") is None
+    session.wait(8.0)
+    assert session.video.lamps()["denomination"] == "on"  # the reveal is over: between games again
+
+
+def test_a_game_without_a_denomination_is_not_offered_it(session: Session) -> None:
+    credit_shell(session)
+    session.video.send(SelectGame("prism-words"))
+    assert session.video.denominations() == [1, 5, 25]  # its pay table offers no $1 credits
+    for expected in (5, 25, 1):
+        session.key("d")
+        assert session.cabinet.denomination_cents == expected
+
+
+def test_cents_short_of_a_credit_show_as_money_on_the_credit_meter(session: Session) -> None:
+    credit_shell(session)
+    session.key("space")
+    for key in ("1", "2", "3", "return", "h"):
+        session.key(key)
+    session.wait(8.0)
+    while session.cabinet.credits_cents % 25 == 0:  # another 1-cent game until the cents are odd
+        session.key("space")
+        for key in ("1", "2", "3", "return", "h"):
+            session.key(key)
+        session.wait(8.0)
+    cents = session.cabinet.credits_cents
+    session.key("d")
+    session.key("d")  # 25¢
+    assert session.cabinet.denomination_cents == 25
+    words = drawn(session)
+    assert f"{cents // 25:,}" in words and f"CREDIT  {money(cents)}" in words
+
+
+def credit_shell(s: Session) -> None:
+    s.key("f7")  # $100

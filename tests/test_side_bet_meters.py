@@ -16,6 +16,8 @@ from egm.config import load_cabinet_config
 from egm.events import ChooseDenomination, PlayerDecision, StartGame
 from egm.memory.store import AccountingBreach, WagerMemory, read_memory
 from egm.meters import ROLLOVER, Meters
+from egm.video.session import Session
+from egm.video.theme import money
 
 GAME = "dragon-poker"
 
@@ -158,3 +160,28 @@ def test_the_side_meters_roll_over_like_the_others() -> None:
     meters.add("side_bet_out", 5)
     assert meters["side_bet_out"] == 2
     assert Meters.from_record(meters.to_record())["side_bet_out"] == 2
+
+
+def test_the_operator_meters_page_shows_the_side_meters(config, tmp_path: Path) -> None:
+    s = Session(config, tmp_path / "nvram", seed=7, game_ids=[GAME])
+    try:
+        credit_key(s)
+        for _ in range(3):
+            s.key("s")  # 5 credits on the pair bonus
+        s.key("space")
+        for key in ("1", "2", "3", "return", "h"):
+            s.key(key)
+        s.wait(8.0)
+        meters = s.cabinet.memory.meters
+        assert meters["side_bet_in"] == 5
+        s.key("f10")  # the operator menu opens on the meters
+        s.render()
+        words = list(s.video.res.kit.drawn)
+        assert "SIDE BET IN" in words and "SIDE BET OUT" in words
+        assert money(5) in words and money(meters["side_bet_out"]) in words
+    finally:
+        s.close()
+
+
+def credit_key(s: Session) -> None:
+    s.key("f7")  # $100

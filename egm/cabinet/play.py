@@ -100,8 +100,11 @@ class PlayPart(CabinetPart):
         denom = self.denomination_cents
         offered = [d for d in game.wager_offer().denominations_cents if d in self.player_denominations()]
         if denom not in offered:
-            return self._refuse(event, f"{game.title} is not played in {format_denomination(denom)} credits; "
-                                       f"choose {', '.join(format_denomination(d) for d in offered)}.")
+            choose = ", ".join(format_denomination(d) for d in offered)
+            instead = f"; choose {choose}" if offered else \
+                ", nor in any other this cabinet offers; call an attendant"
+            return self._refuse(event, f"{game.title} is not played in {format_denomination(denom)} credits"
+                                       f"{instead}.")
         wager = event.wager or game.default_wager(denom)
         if wager.denom_cents != denom:
             return self._refuse(event, f"The bet is in {format_denomination(wager.denom_cents)} credits but "
