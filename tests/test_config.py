@@ -118,3 +118,14 @@ def test_an_nvram_path_that_is_a_file_or_a_copy_that_is_a_directory_is_refused(t
     assert code == 3 and "copy-b.db is not a file" in report["tilt_detail"]
     assert main(["meters", "--nvram", str(a_file), "--json"]) == 2
     assert "is a file, not a directory" in json.loads(capsys.readouterr().out)["error"]
+
+
+def test_config_check_refuses_a_player_denomination_no_game_offers(tmp_path, capsys, signed_tree) -> None:
+    assert main(["config", "check", str(signed_tree.config_path)]) == 0
+    assert "player denominations (cents): [1, 5, 25, 100]" in capsys.readouterr().out
+    old = "player_denominations_cents = [1, 5, 25, 100]\n"
+    path = edited(signed_tree, tmp_path, old, "player_denominations_cents = [1, 5, 10]\n")
+    assert main(["config", "check", str(path)]) == 2
+    error = capsys.readouterr().err
+    assert "player_denominations_cents" in error and "[10]" in error
+    assert "offered by no installed game" in error

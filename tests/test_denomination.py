@@ -303,6 +303,9 @@ def test_denom_is_dark_during_a_game_and_its_reveal_and_says_why(session: Sessio
     assert session.cabinet.denomination_cents == 1 and session.cabinet.memory.get("denomination") is None
     session.wait(8.0)
     assert session.video.lamps()["denomination"] == "on"  # the reveal is over: between games again
+    session.key("d")  # the finished table, in 1-cent amounts, gives way to the game menu at 5 cents
+    assert session.cabinet.denomination_cents == 5 and session.video.scene.name == "game-select"
+    assert session.video.meters_shown(session.video.frame) == (session.cabinet.credits_cents // 5, 0)
 
 
 def test_a_game_without_a_denomination_is_not_offered_it(session: Session) -> None:

@@ -499,11 +499,13 @@ class VideoController:
         return [d for d in choices if d in game.wager_offer().denominations_cents]
 
     def _denomination_button(self) -> None:
-        """DENOM, between games: the next denomination the game shown offers (the cabinet keeps it)."""
+        """DENOM, between games: the next denomination the game shown offers (the cabinet keeps it). A
+        finished table leaves for the game menu: its amounts were in the former denomination."""
         choices, denom = self.denominations(), snap.denom_cents(self.snapshot)
         later = [d for d in choices if d > denom]
         chosen = later[0] if later else choices[0]
         if self.send(ChooseDenomination(chosen)).accepted:
+            self.ui_action("menu")
             credit, cents = snap.credits(self.snapshot), snap.credits_cents(self.snapshot)
             self.toast(f"{format_denomination(chosen)} a credit: {credit:,} credits ({money(cents)})",
                        error=False)
