@@ -26,7 +26,7 @@ from .core import CabinetPart
 
 SETTINGS = ("denomination_cents", "hand_pay_limit_cents", "credit_limit_cents", "volume_percent")
 LABELS = {
-    "denomination_cents": "Denomination",
+    "denomination_cents": "Default denomination",
     "hand_pay_limit_cents": "Hand-pay limit",
     "credit_limit_cents": "Credit limit",
     "volume_percent": "Volume",
