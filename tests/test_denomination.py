@@ -29,6 +29,7 @@ from egm.events import (
     SelectGame,
     StartGame,
 )
+from egm.video.screenshot import tab_centre
 from egm.video.session import Session
 from egm.video.theme import money
 
@@ -338,3 +339,18 @@ def test_cents_short_of_a_credit_show_as_money_on_the_credit_meter(session: Sess
 
 def credit_shell(s: Session) -> None:
     s.key("f7")  # $100
+
+
+def test_recall_shows_the_denomination_a_game_was_bet_in(session: Session) -> None:
+    credit_shell(session)
+    session.key("d")
+    session.key("d")  # 25¢
+    session.key("space")
+    stake = session.cabinet.round.wager.stake_credits * 25
+    for key in ("1", "2", "3", "return", "h"):
+        session.key(key)
+    session.wait(8.0)
+    session.key("f10")
+    session.click(*tab_centre("recall"))
+    words = drawn(session)
+    assert "Denomination 25¢" in words and f"Stake {money(stake)}" in words

@@ -184,7 +184,8 @@ class OperatorScene(Scene):
             picture = pygame.Surface(CONTENT_RECT.size)
             picture.fill(CABINET)
             shown = {"game_id": gid, "view": record.get("view"), "number": record.get("number")}
-            recall_frame = Frame({"state": "audit", "game": shown}, now)
+            denom = (record.get("wager") or {}).get("denom_cents")  # its money in the credits it was bet in
+            recall_frame = Frame({"state": "audit", "game": shown, "denomination_cents": denom}, now)
             table.enter(recall_frame)
             table.draw(picture, recall_frame)
             self.picture = (key, pygame.transform.smoothscale(picture, RECALL_RECT.size))
