@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Literal, TypeVar
 
-from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from egm.meters import ROLLOVER
 from hardware.core.config import ConfigError, DevicesConfig, Strict
@@ -74,19 +74,13 @@ class CabinetConfig(Strict):
     display: DisplayConfig = DisplayConfig()
     audio: AudioConfig = AudioConfig()
 
-    @field_validator("bill_denominations_cents")
+    @field_validator("bill_denominations_cents", "player_denominations_cents")
     @classmethod
-    def _each_note_once(cls, notes: list[int]) -> list[int]:
-        if len(set(notes)) != len(notes):
-            raise ValueError("a note is listed twice; list each denomination once")
-        return notes
-
-    @field_validator("player_denominations_cents")
-    @classmethod
-    def _each_denomination_once(cls, denominations: list[int]) -> list[int]:
-        if len(set(denominations)) != len(denominations):
-            raise ValueError("a denomination is listed twice; list each once")
-        return denominations
+    def _each_once(cls, amounts: list[int], info: ValidationInfo) -> list[int]:
+        if len(set(amounts)) != len(amounts):
+            what = "a note" if info.field_name == "bill_denominations_cents" else "a denomination"
+            raise ValueError(f"{what} is listed twice; list each denomination once")
+        return amounts
 
     @model_validator(mode="after")
     def _whole_accounting_credits(self) -> CabinetConfig:

@@ -32,6 +32,7 @@ from egm.events import (
 from egm.video.screenshot import tab_centre
 from egm.video.session import Session
 from egm.video.theme import money
+from tests.test_screens import drawn, toasts
 
 DRAGON = "dragon-poker"
 
@@ -259,15 +260,6 @@ def session(config, tmp_path: Path):
     s = Session(config, tmp_path / "nvram", seed=7, game_ids=[DRAGON, "prism-words"])
     yield s
     s.close()
-
-
-def drawn(s: Session) -> list[str]:
-    s.render()
-    return list(s.video.res.kit.drawn)
-
-
-def toasts(s: Session) -> list[str]:
-    return [t.text for t in s.video.toasts]
 
 
 def test_denom_steps_through_the_games_denominations_between_games(session: Session) -> None:
