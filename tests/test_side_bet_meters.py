@@ -13,7 +13,7 @@ from egm.cabinet import build_cabinet
 from egm.cli import main
 from egm.clock import FakeClock
 from egm.config import load_cabinet_config
-from egm.events import ChooseDenomination, PlayerDecision, StartGame
+from egm.events import ChangeSetting, ChooseDenomination, Key, KeyTurned, PlayerDecision, StartGame
 from egm.memory.store import AccountingBreach, WagerMemory, read_memory
 from egm.meters import ROLLOVER, Meters
 from egm.video.session import Session
@@ -185,3 +185,31 @@ def test_the_operator_meters_page_shows_the_side_meters(config, tmp_path: Path) 
 
 def credit_key(s: Session) -> None:
     s.key("f7")  # $100
+
+
+def test_a_side_bet_win_locked_up_for_a_hand_pay_is_metered_with_the_jackpot(config, tmp_path: Path) -> None:
+    cabinet = dragon_cabinet(config, tmp_path / "nvram")
+    try:
+        cabinet.handle(KeyTurned(Key.OPERATOR, True))
+        assert cabinet.handle(ChangeSetting("hand_pay_limit_cents", 1)).accepted  # every win: a hand pay
+        cabinet.handle(KeyTurned(Key.OPERATOR, False))
+        credit(cabinet, 10000)
+        for _ in range(60):
+            before, after, record = play(cabinet, side_bet=5)
+            pair = record["outcome"]["summary"]["pair_bonus"]["win_credits"]
+            if cabinet.state == "handpay" and pair:
+                break
+            cabinet.handle(KeyTurned(Key.ATTENDANT, True))
+            cabinet.handle(KeyTurned(Key.ATTENDANT, False))
+        else:
+            raise AssertionError("no pair bonus won in 60 hands")
+        win = record["outcome"]["win_cents"]
+        assert advance(before, after, "side_bet_out") == pair  # counted when the game settles ...
+        assert advance(before, after, "coin_out") == 0
+        assert cabinet.memory.get("handpay")["amount_cents"] == win
+        jackpot = cabinet.memory.meters["jackpot"]
+        cabinet.handle(KeyTurned(Key.ATTENDANT, True))  # ... and paid by hand with the rest of the win
+        assert cabinet.memory.meters["jackpot"] - jackpot == win >= pair
+        assert cabinet.memory.meters.balance_error() == 0
+    finally:
+        cabinet.close()
