@@ -133,6 +133,21 @@ def test_cents_short_of_a_credit_are_shown_and_cashed_out_but_never_bet(cabinet:
     cabinet.poll_devices()
     assert cabinet.session_tickets[-1]["amount_cents"] == cents  # every cent leaves on the ticket
     assert cabinet.credits_cents == 0
+    assert cabinet.denomination_cents == 1  # the player left: the next one starts at the default
+
+
+def test_a_hand_paid_cash_out_returns_to_the_default_denomination(config, tmp_path: Path) -> None:
+    cabinet = boot(config, tmp_path / "nvram")
+    try:
+        assert cabinet.handle(ChooseDenomination(5)).accepted
+        for _ in range(13):
+            credit(cabinet, 10000)  # $1,300: cashing out locks up for a hand pay
+        cabinet.handle(CashOut())
+        assert cabinet.state == "handpay" and cabinet.denomination_cents == 5
+        cabinet.handle(KeyTurned(Key.ATTENDANT, True))
+        assert cabinet.credits_cents == 0 and cabinet.denomination_cents == 1
+    finally:
+        cabinet.close()
 
 
 @pytest.mark.parametrize("when", ["game", "tilt", "audit"])
