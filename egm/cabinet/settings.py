@@ -26,7 +26,7 @@ from .core import CabinetPart
 
 SETTINGS = ("denomination_cents", "hand_pay_limit_cents", "credit_limit_cents", "volume_percent")
 LABELS = {
-    "denomination_cents": "Default denomination",
+    "denomination_cents": "Denomination",
     "hand_pay_limit_cents": "Hand-pay limit",
     "credit_limit_cents": "Credit limit",
     "volume_percent": "Volume",

@@ -69,7 +69,7 @@ def setting_rows(
     }
     player = " ".join(format_denomination(int(d)) for d in snapshot.get("denominations_cents") or [])
     accounting = format_denomination(int(snapshot.get("accounting_denomination_cents") or 1))
-    extra = {"denomination_cents": f"  (player: {player}; SAS: {accounting})"}  # who may choose, SAS's unit
+    extra = {"denomination_cents": f"  default (player: {player}; SAS: {accounting})"}
     rows: list[tuple[str, str, str, int | None]] = []
     for name in SETTINGS:
         if name not in values:
