@@ -65,7 +65,15 @@ def _tilt_report(cabinet: Any) -> dict[str, Any]:
 
 def autoplay(cabinet: Any, game_id: str, games: int, bill_cents: int) -> tuple[dict[str, Any], int]:
     """Boot, finish whatever was in progress, play `games` new games, cash out. (report, exit code)."""
-    from egm.events import CashOut, Key, KeyTurned, PlayerDecision, ReconcileBill, StartGame
+    from egm.events import (
+        CashOut,
+        ChooseDenomination,
+        Key,
+        KeyTurned,
+        PlayerDecision,
+        ReconcileBill,
+        StartGame,
+    )
 
     acceptor, doors = cabinet.devices.bill_acceptor, cabinet.devices.doors
     if not hasattr(acceptor, "insert_bill") or not hasattr(doors, "turn_key"):
@@ -92,6 +100,10 @@ def autoplay(cabinet: Any, game_id: str, games: int, bill_cents: int) -> tuple[d
         settle_lockups()
 
     play_round()  # a game a power cut interrupted
+    denom = cabinet.config.denomination_cents
+    if cabinet.denomination_cents != denom:  # autoplay plays the configured denomination, whatever was chosen
+        chosen = cabinet.handle(ChooseDenomination(denom))
+        problem = "" if chosen.accepted else chosen.reason
     while not cabinet.tilt and not problem and completed < games:
         if game_id not in cabinet.games:
             problem = (
@@ -99,8 +111,8 @@ def autoplay(cabinet: Any, game_id: str, games: int, bill_cents: int) -> tuple[d
             )
             break
         game = cabinet.games[game_id]
-        stake = game.default_wager(cabinet.config.denomination_cents).stake_credits
-        while not cabinet.tilt and cabinet.credits_cents < stake * cabinet.config.denomination_cents:
+        stake = game.default_wager(denom).stake_credits
+        while not cabinet.tilt and cabinet.credits_cents < stake * denom:
             acceptor.insert_bill(bill_cents)
             refused = [r for r in cabinet.poll_devices() if not r.accepted]
             if refused:

@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Literal, TypeVar
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from egm.meters import ROLLOVER
 from hardware.core.config import ConfigError, DevicesConfig, Strict
@@ -47,7 +47,12 @@ class CabinetConfig(Strict):
     site_name: str = "EGM Test Casino"
     site_address: str = "1 Test Way"
     machine_number: str = Field(default="0001", pattern=r"^[0-9]{1,8}$")
+    # The accounting denomination: SAS reports its meters in credits of it, and it is the denomination
+    # shown until the operator sets another default or the player chooses one (docs/screens.md).
     denomination_cents: Cents = 1
+    # The denominations the player may choose between games (each game offers those its pay table
+    # lists); each a whole multiple of the accounting denomination. Empty: the default one only.
+    player_denominations_cents: list[Cents] = []
     bill_denominations_cents: list[Cents] = [100, 500, 1000, 2000, 5000, 10000]
     jurisdiction: str = "generic"
     games: list[str] = ["dragon-poker", "poker-grid"]
@@ -69,12 +74,21 @@ class CabinetConfig(Strict):
     display: DisplayConfig = DisplayConfig()
     audio: AudioConfig = AudioConfig()
 
-    @field_validator("bill_denominations_cents")
+    @field_validator("bill_denominations_cents", "player_denominations_cents")
     @classmethod
-    def _each_note_once(cls, notes: list[int]) -> list[int]:
-        if len(set(notes)) != len(notes):
-            raise ValueError("a note is listed twice; list each denomination once")
-        return notes
+    def _each_once(cls, amounts: list[int], info: ValidationInfo) -> list[int]:
+        if len(set(amounts)) != len(amounts):
+            what = "a note" if info.field_name == "bill_denominations_cents" else "a denomination"
+            raise ValueError(f"{what} is listed twice; list each denomination once")
+        return amounts
+
+    @model_validator(mode="after")
+    def _whole_accounting_credits(self) -> CabinetConfig:
+        odd = [d for d in self.player_denominations_cents if d % self.denomination_cents]
+        if odd:
+            raise ValueError(f"player_denominations_cents {odd} are not whole multiples of "
+                             f"denomination_cents {self.denomination_cents}, the accounting denomination")
+        return self
 
     @field_validator("jurisdiction")
     @classmethod

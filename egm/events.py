@@ -41,6 +41,7 @@ __all__ = [
     "BillStacked",
     "ButtonChanged",
     "CashOut",
+    "ChooseDenomination",
     "DeviceFault",
     "DeviceFaultCleared",
     "DeviceWarning",
@@ -77,6 +78,15 @@ class StartGame:
 
     game_id: str | None = None
     wager: Wager | None = None
+
+
+@dataclass(frozen=True)
+class ChooseDenomination:
+    """The player chooses the credit's value for the next games (between games only): one of the
+    cabinet's player denominations. The money on the meter does not change, only how many credits it
+    makes."""
+
+    denomination_cents: int
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,16 @@ below zero), and no single amount may reach 10**METER_DIGITS. The accounting ide
 
 holds modulo the rollover, and every transaction is checked exactly: the credit meter must move by
 exactly what the accounting meters moved (`breach_since`), so no multiple of the rollover can slip
-through.
+through. The side-bet meters are sub-meters (part of coin_in and of the wins) and outside the
+identity; a transaction may not advance side_bet_in by more than coin_in.
 
 Meanings (the trade's, as SAS reports them):
   coin_in                     total staked at game start
   coin_out                    wins credited to the credit meter
+  side_bet_in                 the part of coin_in staked on side bets (Dragon Poker's pair bonus)
+  side_bet_out                what side bets returned (their stake back included), counted when the
+                              game settles: part of coin_out, or of jackpot when the game's whole
+                              win locks up for a hand pay
   jackpot                     wins paid by hand (at or above the hand-pay limit), never credited
   handpaid_cancelled_credits  credits cashed out by hand pay (cash-out at or above the limit)
   cancelled_credits           all credits cashed out, by ticket or by hand pay
@@ -38,6 +43,8 @@ ROLLOVER = 10**METER_DIGITS
 METER_NAMES = (
     "coin_in",
     "coin_out",
+    "side_bet_in",
+    "side_bet_out",
     "jackpot",
     "handpaid_cancelled_credits",
     "cancelled_credits",
@@ -132,6 +139,8 @@ class Meters:
         def advance(name: str) -> int:
             return (self.totals[name] - before.totals[name]) % ROLLOVER
 
+        if advance("side_bet_in") > advance("coin_in"):
+            return "the side-bet meter would take more than coin in: side bets are part of coin in"
         expected = sum(advance(n) for n in CREDITS_IN) - sum(advance(n) for n in CREDITS_OUT)
         moved = self.totals["current_credits"] - before.totals["current_credits"]
         if moved != expected:

@@ -2,6 +2,8 @@
 
 >>> format_cents(123456), format_cents(-5), format_cents(0)
 ('$1,234.56', '-$0.05', '$0.00')
+>>> [format_denomination(c) for c in (1, 25, 100, 250)]
+['1¢', '25¢', '$1', '$2.50']
 """
 
 from __future__ import annotations
@@ -12,3 +14,11 @@ def format_cents(cents: int) -> str:
     sign = "-" if cents < 0 else ""
     cents = abs(cents)
     return f"{sign}${cents // 100:,}.{cents % 100:02d}"
+
+
+def format_denomination(cents: int) -> str:
+    """A credit's value as a cabinet's denomination button writes it: cents below a dollar, else
+    dollars (whole dollars without cents)."""
+    if cents < 100:
+        return f"{cents}¢"
+    return f"${cents // 100:,}" if cents % 100 == 0 else format_cents(cents)

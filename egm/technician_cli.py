@@ -56,10 +56,35 @@ def _config_check(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_BAD_INPUT
+    problem = denomination_problem(config)
+    if problem:
+        print(f"{args.file}: {problem}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     print(f"{args.file}: valid")
     for line in resolved_lines(config, jurisdiction.name):
         print(line)
     return EXIT_OK
+
+
+def denomination_problem(config: Any) -> str:
+    """Why a player denomination cannot be played (no installed game's pay table offers it), or ""."""
+    from egm.config import PROJECT_ROOT
+    from egm.rom import PaytableError
+    from egm.rom.paytable import parse_paytable
+
+    offered: set[int] = set()
+    for game_id in config.games:
+        path = PROJECT_ROOT / "paytables" / config.paytables.get(game_id, f"{game_id}.toml")
+        try:
+            header, _ = parse_paytable(path, path.read_bytes())
+        except (OSError, PaytableError) as exc:
+            return f"the pay table of {game_id} cannot be read ({exc})"
+        offered.update(header.denominations_cents)
+    unplayable = [d for d in config.player_denominations_cents if d not in offered]
+    if unplayable:
+        return (f"key 'player_denominations_cents': {unplayable} cents are offered by no installed game's "
+                f"pay table (they offer {sorted(offered)}); remove them")
+    return ""
 
 
 def resolved_lines(config: Any, jurisdiction: str) -> list[str]:
@@ -75,6 +100,8 @@ def resolved_lines(config: Any, jurisdiction: str) -> list[str]:
         f"games {', '.join(config.games)}; denomination {config.denomination_cents} cents; jurisdiction "
         f"{jurisdiction}; kiosk {'on' if config.kiosk else 'off'}",
         f"notes accepted (cents): {config.bill_denominations_cents}",
+        f"player denominations (cents): {config.player_denominations_cents or [config.denomination_cents]}; "
+        f"SAS reports credits of {config.denomination_cents} cents (the accounting denomination)",
     ]
     warnings = []
     devices = config.devices
@@ -95,7 +122,7 @@ def resolved_lines(config: Any, jurisdiction: str) -> list[str]:
         if isinstance(device, ButtonPanelConfig):
             mapped = ", ".join(f"{b}={f}" for b, f in device.buttons.items()) or "none"
             lines.append(f"button_panel buttons: {mapped}; a button named after its function ("
-                         f"{', '.join(PANEL_FUNCTIONS[:7])}, game_1..game_9, game_back) works as itself")
+                         f"{', '.join(PANEL_FUNCTIONS[:8])}, game_1..game_9, game_back) works as itself")
         if device.backend == "serial" and device.port and device.port.startswith("/") \
                 and not Path(device.port).exists():
             warnings.append(f"WARNING: {kind}: {device.port} does not exist on this machine now")

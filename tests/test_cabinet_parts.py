@@ -16,7 +16,7 @@ from hardware.factory import build_devices
 from tests.cabinet_support import draw_games, make_cabinet, spine_config, spine_jurisdiction
 
 INPUTS = {  # every input the cabinet handles, and the part that owns it
-    "PlayPart": {"SelectGame", "StartGame", "PlayerDecision"},
+    "PlayPart": {"ChooseDenomination", "SelectGame", "StartGame", "PlayerDecision"},
     "CreditInPart": {
         "BillEscrowed",
         "BillStacked",

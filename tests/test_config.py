@@ -81,9 +81,24 @@ def test_the_shipped_config_loads() -> None:
 
 
 def test_a_denomination_no_pay_table_offers_is_refused(tmp_path, capsys, signed_tree) -> None:
-    config = edited(signed_tree, tmp_path, "denomination_cents = 1\n", "denomination_cents = 2\n")
+    single = "denomination_cents = 1\nplayer_denominations_cents = [1, 5, 25, 100]\n"
+    config = edited(signed_tree, tmp_path, single, "denomination_cents = 2\n")
     code, error = autoplay_with(tmp_path, capsys, config)
     assert code == 2 and "denomination_cents 2 is not offered by the dragon-poker pay table" in error
+
+
+@pytest.mark.parametrize(
+    ("listed", "problem"),
+    [("[1, 5, 5]", "listed twice"), ("[1, 5, 0]", "player_denominations_cents.2"),
+     ("[2, 5]", "not whole multiples of denomination_cents 2")],
+)
+def test_player_denominations_are_checked(tmp_path, signed_tree, listed: str, problem: str) -> None:
+    old = "denomination_cents = 1\nplayer_denominations_cents = [1, 5, 25, 100]\n"
+    accounting = 2 if listed == "[2, 5]" else 1
+    path = edited(signed_tree, tmp_path, old,
+                  f"denomination_cents = {accounting}\nplayer_denominations_cents = {listed}\n")
+    with pytest.raises(ConfigError, match=problem):
+        load_cabinet_config(path)
 
 
 def test_an_nvram_path_that_is_a_file_or_a_copy_that_is_a_directory_is_refused(tmp_path, capsys, signed_tree):
@@ -103,3 +118,14 @@ def test_an_nvram_path_that_is_a_file_or_a_copy_that_is_a_directory_is_refused(t
     assert code == 3 and "copy-b.db is not a file" in report["tilt_detail"]
     assert main(["meters", "--nvram", str(a_file), "--json"]) == 2
     assert "is a file, not a directory" in json.loads(capsys.readouterr().out)["error"]
+
+
+def test_config_check_refuses_a_player_denomination_no_game_offers(tmp_path, capsys, signed_tree) -> None:
+    assert main(["config", "check", str(signed_tree.config_path)]) == 0
+    assert "player denominations (cents): [1, 5, 25, 100]" in capsys.readouterr().out
+    old = "player_denominations_cents = [1, 5, 25, 100]\n"
+    path = edited(signed_tree, tmp_path, old, "player_denominations_cents = [1, 5, 10]\n")
+    assert main(["config", "check", str(path)]) == 2
+    error = capsys.readouterr().err
+    assert "player_denominations_cents" in error and "[10]" in error
+    assert "offered by no installed game" in error

@@ -31,8 +31,8 @@ from egm.video.session import Session
 from tests.accounting import identity_gap
 from tests.rom_support import sign_tree
 
-KEYS = ("space", "return", "b", "x", "s", "c", "h", "1", "2", "3", "4", "backspace", "g", "m", "t", "tab",
-        "escape", "f1", "f2", "f3", "f7", "f8", "f9", "f10", "f11", "f12")
+KEYS = ("space", "return", "b", "x", "s", "d", "c", "h", "1", "2", "3", "4", "backspace", "g", "m", "t",
+        "tab", "escape", "f1", "f2", "f3", "f7", "f8", "f9", "f10", "f11", "f12")
 # Points worth pressing: the bar's buttons, the device drawer's, the game menu's PLAY buttons, the
 # Dragon table's hands and buttons, the Poker Grid hand and board.
 GAMES = load_cabinet_config().games  # the game menu's tiles, as the cabinet offers them

@@ -108,6 +108,7 @@ class CashOutPart(CabinetPart):
             tx.meters.add("current_credits", -amount)
             tx.put_ticket(ticket["validation_number"], ticket)
             tx.set("cashout", None)
+            self._player_left(tx)
             tx.log("ticket_out", f"Ticket {ticket['validation_number']} for {amount} cents issued{note}.")
 
         if self._commit(issued):
@@ -115,6 +116,11 @@ class CashOutPart(CabinetPart):
             if self.state == "cashout":
                 self.machine.trigger("ticket_done")
             self._settle()
+
+    def _player_left(self, tx: Transaction) -> None:
+        """A cash-out emptied the meter: the next player starts at the default denomination."""
+        if tx.meters["current_credits"] == 0:
+            tx.set("denomination", None)
 
     def _ticket_failed(self, event: TicketFailed) -> Result:
         pending = self.memory.get("cashout") if self.memory else None
@@ -146,6 +152,7 @@ class CashOutPart(CabinetPart):
                 tx.meters.add("handpaid_cancelled_credits", amount)
                 tx.meters.add("cancelled_credits", amount)
                 tx.meters.add("current_credits", -amount)
+                self._player_left(tx)
             tx.set("handpay", None)
             tx.log("hand_pay_reset", f"Attendant reset: hand pay of {amount} cents ({pending['kind']}) paid.")
 

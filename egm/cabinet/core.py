@@ -81,6 +81,9 @@ class CabinetPart:
     _attendant_key_on: bool  # the attendant key switch is turned on now (service.ServicePart)
     _warnings: dict[tuple[str, str], str]
     credit_limit_cents: int  # the credit limit in force (settings.SettingsPart), 0: none
+    default_denomination_cents: int  # shown until the player chooses (settings.SettingsPart)
+    denomination_cents: int  # the denomination in force (play.PlayPart)
+    player_denominations: Callable[[], list[int]]  # what the player may choose (play.PlayPart)
     _cash_out: Callable[[Any], Result]  # cash_out.CashOutPart
     _apply_settings: Callable[[], None]  # the kept settings over the configuration (settings.SettingsPart)
     _kept_clock: Callable[[], dict[str, int]]  # the date and time setting, kept across a RAM clear (settings)
@@ -116,7 +119,9 @@ class CabinetPart:
             "tilts": [TILT_NAMES[t] for t in self._standing_tilts()],
             "tilt_detail": self._tilt_detail(),
             "credits_cents": self.credits_cents,
-            "denomination_cents": self.config.denomination_cents,
+            "denomination_cents": self.denomination_cents,  # the credit meter is shown in its credits
+            "denominations_cents": self.player_denominations(),
+            "accounting_denomination_cents": self.config.denomination_cents,
             "games": list(self.games),
             "selected_game": self.selected_game,
             "meters": memory.meters.to_record() if memory else None,

@@ -1,18 +1,25 @@
-"""Play: choosing and starting a game, the player's decisions, and settling a finished round.
+"""Play: choosing the denomination and a game, starting it, the player's decisions, and settling a
+finished round.
 
 The stake is taken (coin in) and the round recorded in one transaction before the machine enters the
 game; the last step and the settlement (win, pools, scoreboard, recall) are one transaction too.
+
+Denomination. The credit meter holds cents; the denomination only says how many credits they make.
+The player chooses it between games among the cabinet's player denominations (ChooseDenomination,
+kept in wager memory as "denomination"); a game is bet in it, and its wager record keeps it, so a game
+a power cut interrupted finishes in the denomination it was bet in. Cents that do not make a whole
+credit stay on the meter: they cash out but cannot be bet.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from egm.events import ACCEPTED, CashOut, PlayerDecision, Result, SelectGame, StartGame
+from egm.events import ACCEPTED, CashOut, ChooseDenomination, PlayerDecision, Result, SelectGame, StartGame
 from egm.games.base import DecisionRefused, Game
 from egm.games.scoreboard import scoreboard_after
 from egm.memory.store import Transaction
-from egm.money import format_cents
+from egm.money import format_cents, format_denomination
 from egm.payout.handpay import requires_hand_pay
 from egm.rng import Rng, derive_seed
 
@@ -32,7 +39,46 @@ def os_rng() -> Callable[[int], Rng]:
 
 
 class PlayPart(CabinetPart):
-    """Handles SelectGame, StartGame and PlayerDecision."""
+    """Handles ChooseDenomination, SelectGame, StartGame and PlayerDecision."""
+
+    @property
+    def denomination_cents(self) -> int:
+        """The denomination in force: the game in progress's, else the player's kept choice (while the
+        cabinet still offers it), else the default."""
+        memory = self.memory if not self._ram_error else None
+        record = memory.get("game") if memory is not None else None
+        if record is not None:
+            return int(record["wager"]["denom_cents"])
+        chosen = memory.get("denomination") if memory is not None else None
+        return chosen if chosen in self.player_denominations() else self.default_denomination_cents
+
+    def player_denominations(self) -> list[int]:
+        """The denominations the player may choose: the configured ones and the default, those at least
+        one installed game's pay table offers."""
+        offered = {d for game in self.games.values() for d in game.wager_offer().denominations_cents}
+        listed = {*self.config.player_denominations_cents, self.default_denomination_cents}
+        return sorted(listed & offered)
+
+    def _choose_denomination(self, event: ChooseDenomination) -> Result:
+        if self.state != "attract":
+            return self._not_now(event, "changing the denomination")
+        choices = self.player_denominations()
+        cents = event.denomination_cents
+        if cents not in choices:
+            return self._refuse(event, f"This cabinet is not played in {format_cents(cents)} credits; "
+                                       f"choose {', '.join(format_denomination(c) for c in choices)}.")
+        if cents == self.denomination_cents:
+            return ACCEPTED
+        before = self.denomination_cents
+
+        def choose(tx: Transaction) -> None:
+            tx.set("denomination", cents)
+            tx.log("denomination_chosen", f"The player changed the denomination from "
+                   f"{format_denomination(before)} to {format_denomination(cents)}.", old=before, new=cents)
+
+        if not self._commit(choose):
+            return Result(False, self._tilt_detail())
+        return ACCEPTED
 
     def _select_game(self, event: SelectGame) -> Result:
         if self.state != "attract":
@@ -51,12 +97,18 @@ class PlayPart(CabinetPart):
         game = self.games.get(game_id)
         if game is None:
             return self._refuse(event, f"unknown game '{game_id}'; choose one of {list(self.games)}")
-        denom = self.config.denomination_cents
+        denom = self.denomination_cents
+        offered = [d for d in game.wager_offer().denominations_cents if d in self.player_denominations()]
+        if denom not in offered:
+            choose = ", ".join(format_denomination(d) for d in offered)
+            instead = f"; choose {choose}" if offered else \
+                ", nor in any other this cabinet offers; call an attendant"
+            return self._refuse(event, f"{game.title} is not played in {format_denomination(denom)} credits"
+                                       f"{instead}.")
         wager = event.wager or game.default_wager(denom)
         if wager.denom_cents != denom:
-            return self._refuse(
-                event, f"the wager is in {wager.denom_cents}-cent credits; bet in {denom}-cent"
-            )
+            return self._refuse(event, f"The bet is in {format_denomination(wager.denom_cents)} credits but "
+                                       f"the denomination is {format_denomination(denom)}; bet again.")
         refusal = game.refuse_wager(wager)  # before any money moves: the pay table decides what is offered
         if refusal is not None:
             return self._refuse(event, refusal)
@@ -86,6 +138,7 @@ class PlayPart(CabinetPart):
 
         def start(tx: Transaction) -> None:
             tx.meters.add("coin_in", stake_cents)
+            tx.meters.add("side_bet_in", sum(wager.side_bets.values()) * denom)
             tx.meters.add("current_credits", -stake_cents)
             tx.meters.add("games_played", 1)
             tx.meters.add_game(game_id, paytable_id, "coin_in", stake_cents)
@@ -169,6 +222,7 @@ class PlayPart(CabinetPart):
                 tx.meters.add("coin_out", win_cents)
                 tx.meters.add("current_credits", win_cents)
                 tx.meters.add_game(game_id, paytable_id, "coin_out", win_cents)
+            tx.meters.add("side_bet_out", sum(outcome.side_bet_wins_credits.values()) * denom)
             tx.meters.add("games_won" if win_cents > stake_cents else "games_lost", 1)
             if outcome.pools_cents:
                 tx.set("pools", {**memory.get("pools", {}), **outcome.pools_cents})
@@ -194,4 +248,9 @@ class PlayPart(CabinetPart):
     def _paytable_id(self, game: Game) -> str:
         return str(getattr(game.paytable, "id", game.game_id))
 
-    handlers = {SelectGame: _select_game, StartGame: _start_game, PlayerDecision: _decide}
+    handlers = {
+        ChooseDenomination: _choose_denomination,
+        SelectGame: _select_game,
+        StartGame: _start_game,
+        PlayerDecision: _decide,
+    }

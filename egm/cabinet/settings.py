@@ -3,8 +3,10 @@ key) without editing configuration files. Each change is one committed transacti
 value in wager memory ("settings", so it survives power cuts; a RAM clear returns to the files) and
 logs the old and the new value.
 
-* denomination_cents: the credit's value; one every installed game's pay table offers, changed only
-  with no credit on the meter;
+* denomination_cents: the default denomination, shown until the player chooses another (and again
+  after a RAM clear); one every installed game's pay table offers and a whole multiple of the
+  accounting denomination (config, what SAS reports in, never changed here); changed only with no
+  credit on the meter, and it replaces the player's kept choice;
 * hand_pay_limit_cents: a win or cash-out at or above it locks up for a hand pay; up to the
   jurisdiction's limit;
 * credit_limit_cents: the most credit a player may hold (0: none); up to the jurisdiction's when it
@@ -92,12 +94,18 @@ class SettingsPart(CabinetPart):
     def setting(self, name: str) -> int:
         """The value in force."""
         values = {
-            "denomination_cents": self.config.denomination_cents,
+            "denomination_cents": self.default_denomination_cents,
             "hand_pay_limit_cents": self.jurisdiction.hand_pay_limit_cents,
             "credit_limit_cents": self.credit_limit_cents,
             "volume_percent": round(self.config.audio.volume * 100),
         }
         return values[name]
+
+    @property
+    def default_denomination_cents(self) -> int:
+        """The denomination shown until the player chooses one: the operator's, else the config's."""
+        kept = self.memory.get("settings", {}) if self.memory is not None and not self._ram_error else {}
+        return int(kept.get("denomination_cents", self.config.denomination_cents))
 
     @property
     def credit_limit_cents(self) -> int:
@@ -124,6 +132,8 @@ class SettingsPart(CabinetPart):
 
         def change(tx: Transaction) -> None:
             tx.set("settings", {**memory.get("settings", {}), event.name: event.value})
+            if event.name == "denomination_cents":
+                tx.set("denomination", None)  # the operator's default replaces the player's choice
             tx.log("setting_changed", f"{label} changed from {setting_text(event.name, old)} to "
                    f"{setting_text(event.name, event.value)}.", setting=event.name, old=old, new=event.value)
 
@@ -183,6 +193,10 @@ class SettingsPart(CabinetPart):
             offered = set.intersection(*offers) if offers else set()
             if value not in offered:
                 return f"The denomination {format_cents(value)} is not offered by every game's pay table."
+            accounting = self.config.denomination_cents
+            if value % accounting:
+                return (f"The denomination must be a whole number of {format_cents(accounting)} credits, "
+                        "the accounting denomination.")
             if self.credits_cents:
                 return "The denomination changes only with no credit on the meter: cash out first."
         most_hand_pay, most_credit = limit.hand_pay_limit_cents, limit.credit_limit_cents
@@ -201,7 +215,7 @@ class SettingsPart(CabinetPart):
         kept = self.memory.get("settings", {}) if self.memory is not None and not self._ram_error else {}
         config, jurisdiction = self._file_config, self._file_jurisdiction
         update: dict[str, Any] = {
-            k: kept[k] for k in ("denomination_cents", "credit_limit_cents") if k in kept
+            k: kept[k] for k in ("credit_limit_cents",) if k in kept  # the denomination: see its property
         }
         if "volume_percent" in kept:
             update["audio"] = config.audio.model_copy(update={"volume": kept["volume_percent"] / 100})

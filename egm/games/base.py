@@ -146,16 +146,22 @@ class Outcome:
       which the cabinet commits in the same transaction as the win.
     result_code: a short code for the scoreboard and recall, e.g. "P2", "H3", "D2", "W+12".
     summary: JSON-compatible detail for recall and the lab (rows, points, awards hit...).
+    side_bet_wins_credits: what each side bet of the wager returned (its stake back included), in
+      credits; part of win_credits. The cabinet meters it on its own (side_bet_out).
     """
 
     win_credits: int
     pools_cents: Mapping[str, int] = field(default_factory=dict)
     result_code: str = ""
     summary: Mapping[str, Any] = field(default_factory=dict)
+    side_bet_wins_credits: Mapping[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.win_credits < 0:
             raise ValueError("a win cannot be negative")
+        if any(w < 0 for w in self.side_bet_wins_credits.values()) or \
+                sum(self.side_bet_wins_credits.values()) > self.win_credits:
+            raise ValueError("side-bet wins must be whole credits within the round's win")
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,11 @@ Every reply is built from one `Meters` object: wager memory replaces its meters 
 so one read of `memory.meters` is one moment, and a reply never mixes two transactions.
 
 Units. The cabinet meters money in cents; SAS reports credits of the accounting denomination
-(config `denomination_cents`): credits = cents // denomination. Counts (games, doors, power resets,
-bills) are reported as they are. Codes marked (cents) in SAS are reported in cents. Meters are 10
-digits and roll over as the cabinet's do; 4-byte BCD fields show the low 8 digits.
+(config `denomination_cents`): credits = cents // denomination. The denomination the player chooses
+(docs/cabinet.md#denomination) never changes it: its games' stakes and wins are metered in cents.
+Counts (games, doors, power resets, bills) are reported as they are. Codes marked (cents) in SAS
+are reported in cents. Meters are 10 digits and roll over as the cabinet's do; 4-byte BCD fields
+show the low 8 digits.
 
 How the cabinet's meters map to SAS:
   coin in / coin out / jackpot      coin_in / coin_out (wins credited) / jackpot (hand-paid wins)

@@ -22,10 +22,11 @@ import pygame
 from egm.audio.controller import AudioController
 from egm.clock import Clock
 from egm.config import CabinetConfig
-from egm.events import CashOut, Door, Key, PlayerDecision, Result, StartGame
+from egm.events import CashOut, ChooseDenomination, Door, Key, PlayerDecision, Result, StartGame
 from egm.games import UnknownGame, descriptor_of
 from egm.games.base import Game, Round, RoundView, Wager
 from egm.games.descriptor import InfoPage
+from egm.money import format_denomination
 from egm.video import service_info, snap
 from egm.video.bet_choice import BetChoice
 from egm.video.inputs import DEVICE_KEYS, PANEL_KEYS, PointerFilter
@@ -52,17 +53,19 @@ RECALL_SHOWN = 10
 HELD_CUES = ("win", "jackpot")  # played once the reveal has shown the result
 WAIT_REVEAL = "Please wait: the cards are being revealed."
 AUTO_PLAY = "auto_play"  # the panel button that plays the round's reference decision
+DENOMINATION = "denomination"  # the panel button that steps the denomination; its label shows the one used
 PANEL_BUTTONS = (  # (panel button, label, x, width) along the bottom bar; AUTO_PLAY's label is the game's
-    ("help", "HELP", 896, 104),
-    ("cash_out", "CASH\nOUT", 1012, 138),
-    ("bet_one", "BET\nONE", 1162, 124),
-    ("max_bet", "MAX\nBET", 1298, 124),
-    ("side_bet", "SIDE\nBET", 1434, 124),
-    (AUTO_PLAY, "AUTO\nPLAY", 1570, 150),
-    ("deal", "DEAL", 1732, 168),
+    (DENOMINATION, "DENOM", 834, 110),
+    ("help", "HELP", 956, 92),
+    ("cash_out", "CASH\nOUT", 1060, 124),
+    ("bet_one", "BET\nONE", 1196, 116),
+    ("max_bet", "MAX\nBET", 1324, 116),
+    ("side_bet", "SIDE\nBET", 1452, 116),
+    (AUTO_PLAY, "AUTO\nPLAY", 1580, 146),
+    ("deal", "DEAL", 1738, 162),
 )
 BET_BUTTONS = ("bet_one", "max_bet", "side_bet")
-METER_X, METER_W = 160, 236
+METER_X, METER_W = 160, 214
 DRAWER_RECT = pygame.Rect(20, 360, 1880, 560)
 REAL_DEVICE = {  # what a drawer control says when its device is a real one
     "bill_acceptor": "The bill acceptor is a real device in this configuration: insert notes and tickets "
@@ -425,6 +428,8 @@ class VideoController:
             self.toast(why)  # a dark button says why not
         elif button in BET_BUTTONS:
             self._bet_button(button)
+        elif button == DENOMINATION:
+            self._denomination_button()
         elif button in GAME_KEYS:  # the game's own buttons, as its keys
             self._to_scene(pygame.event.Event(pygame.KEYDOWN, key=GAME_KEYS[button], mod=0, unicode=""))
         elif button == "cash_out":
@@ -482,6 +487,27 @@ class VideoController:
         self.toast(f"Bet {bet:,}: {stake:,} credits ({money(stake * denom)}) a game", error=False)
         if button == "max_bet" and snap.credits(self.snapshot) >= self.stake_credits():
             self.press("deal")
+
+    def denominations(self) -> list[int]:
+        """The denominations the player may choose for the game shown (the cabinet's player
+        denominations its pay table offers; on the game menu, before a game is chosen, all of them)."""
+        choices = snap.denominations(self.snapshot)
+        game = self.cabinet.games.get(self.game_shown())
+        if game is None:
+            return choices
+        return [d for d in choices if d in game.wager_offer().denominations_cents]
+
+    def _denomination_button(self) -> None:
+        """DENOM, between games: the next denomination the game shown offers (the cabinet keeps it). A
+        finished table leaves for the game menu: its amounts were in the former denomination."""
+        choices, denom = self.denominations(), snap.denom_cents(self.snapshot)
+        later = [d for d in choices if d > denom]
+        chosen = later[0] if later else choices[0]
+        if self.send(ChooseDenomination(chosen)).accepted:
+            self.ui_action("menu")
+            credit, cents = snap.credits(self.snapshot), snap.credits_cents(self.snapshot)
+            self.toast(f"{format_denomination(chosen)} a credit: {credit:,} credits ({money(cents)})",
+                       error=False)
 
     def side_bet_credits(self) -> int:
         """The side bet on the game shown: the round's own during a game, else the one chosen."""
@@ -637,6 +663,13 @@ class VideoController:
             if state == "attract" and snap.credits(s) < self.stake_credits():
                 return False, ""  # the cabinet says what a game costs and what the meter holds
             return panel_lamps.get("deal", "on") != "off", ""
+        if button == DENOMINATION:
+            if state != "attract":
+                return False, "The denomination changes between games."
+            if len(self.denominations()) < 2:
+                only = "".join(format_denomination(d) for d in self.denominations()[:1]) or "one denomination"
+                return False, f"This game is played in {only} credits only."
+            return True, ""
         if button in BET_BUTTONS:
             if state != "attract":
                 return False, "The bet changes between games."
@@ -666,9 +699,10 @@ class VideoController:
     def bar_buttons(self) -> list[Button]:
         lamps = self.lamps()
         auto = self.auto_play_label()
+        denom = format_denomination(snap.denom_cents(self.snapshot))
+        labels = {AUTO_PLAY: auto, DENOMINATION: f"DENOM\n{denom}"}
         buttons = [
-            Button(name, auto if name == AUTO_PLAY else label, pygame.Rect(x, BAR_RECT.y + 22, w, 106),
-                   lamps[name])
+            Button(name, labels.get(name, label), pygame.Rect(x, BAR_RECT.y + 22, w, 106), lamps[name])
             for name, label, x, w in PANEL_BUTTONS
         ]
         if not self.kiosk:
@@ -749,7 +783,10 @@ class VideoController:
             rect = pygame.Rect(x0 + i * (METER_W + 10), BAR_RECT.y + 18, METER_W, 114)
             colour = GOLD if title == "WIN" and value else WHITE
             side = self.side_bet_credits() if title == "BET" else 0
-            caption = f"{title}  {money(value * denom)}" + (f"  SIDE {side:,}" if side else "")
+            cents = value * denom
+            if title == "CREDIT":  # all the meter's cents: those short of a credit cash out, never bet
+                cents += snap.credits_cents(s) - snap.credits(s) * denom
+            caption = f"{title}  {money(cents)}" + (f"  SIDE {side:,}" if side else "")
             label_box(surface, kit, rect, caption, f"{value:,}", colour, 48)
         draw_all(surface, kit, self.bar_buttons(), frame.now)
 

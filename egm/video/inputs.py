@@ -22,6 +22,7 @@ PANEL_KEYS: dict[int, str] = {
     pygame.K_b: "bet_one",
     pygame.K_x: "max_bet",
     pygame.K_s: "side_bet",
+    pygame.K_d: "denomination",
     pygame.K_c: "cash_out",
     pygame.K_h: "auto_play",  # the game's own auto-play button (HOUSE WAY in Dragon Poker)
     pygame.K_F1: "help",
@@ -47,6 +48,7 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("SPACE / ENTER", "Deal (start a game, confirm)"),
     ("B / X", "BET ONE: the next bet level / MAX BET: the largest bet, and deal"),
     ("S", "SIDE BET: the next side-bet amount (e.g. Dragon Poker's pair bonus)"),
+    ("D", "DENOM: the next denomination (the value of a credit), between games"),
     ("H", "The game's auto-play button (e.g. HOUSE WAY): its choice now"),
     ("C", "Cash out (prints a ticket, or hand pay)"),
     ("1 - 9, BACKSPACE", "The game's own keys (see its rules page)"),

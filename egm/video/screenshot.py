@@ -102,6 +102,13 @@ def side_bet(s: Session) -> None:
     s.key("s")
 
 
+def denomination(s: Session) -> None:
+    """The game menu after DENOM was pressed twice: 25-cent credits, the same money on the meter."""
+    credit(s)
+    s.key("d")
+    s.key("d")
+
+
 def hand_pay(s: Session) -> None:
     for _ in range(13):
         credit(s)
@@ -130,6 +137,7 @@ CABINET_RECIPES: dict[str, Recipe] = {
     "help-rules": help_page(1),
     "help-paytable": help_page(2),
     "side-bet": side_bet,
+    "denomination": denomination,
     "devices": lambda s: s.key("tab"),
 }
 

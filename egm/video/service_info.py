@@ -13,7 +13,7 @@ from egm.cabinet.settings import LABELS, SETTINGS, date_time_text, setting_text
 from egm.config import PROJECT_ROOT, CabinetConfig
 from egm.games import descriptor_of
 from egm.games.base import Game
-from egm.money import format_cents
+from egm.money import format_cents, format_denomination
 from egm.rom import configured_paths
 from egm.rom.manifest import read_manifest
 
@@ -69,6 +69,9 @@ def setting_rows(
         "credit_limit_cents": CREDIT_LIMIT_STEPS,
         "volume_percent": tuple(range(0, 101, 10)),
     }
+    player = " ".join(format_denomination(int(d)) for d in snapshot.get("denominations_cents") or [])
+    accounting = format_denomination(int(snapshot.get("accounting_denomination_cents") or 1))
+    extra = {"denomination_cents": f"  default (player: {player}; SAS: {accounting})"}
     rows: list[tuple[str, str, str, int | None]] = []
     for name in SETTINGS:
         if name not in values:
@@ -76,7 +79,7 @@ def setting_rows(
         current, steps = int(values[name]), list(choices[name])
         later = [v for v in steps if v > current]
         nxt = later[0] if later else (steps[0] if steps else None)
-        rows.append((name, LABELS[name], setting_text(name, current), nxt))
+        rows.append((name, LABELS[name], setting_text(name, current) + extra.get(name, ""), nxt))
     for gid, game in games.items():
         bets = ", ".join(str(b) for b in game.bets_offered())
         rows.append(("", f"Bet levels, {descriptor_of(gid).title}", f"{bets} credits", None))

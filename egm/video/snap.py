@@ -21,11 +21,24 @@ def meters(s: Snapshot) -> Mapping[str, int]:
 
 
 def denom_cents(s: Snapshot) -> int:
+    """The denomination in force: the game's on the table, else the player's choice (the credit meter
+    shows whole credits of it)."""
     return int(s.get("denomination_cents") or 1)
 
 
+def denominations(s: Snapshot) -> list[int]:
+    """The denominations the player may choose on this cabinet."""
+    return [int(d) for d in s.get("denominations_cents") or [denom_cents(s)]]
+
+
+def credits_cents(s: Snapshot) -> int:
+    """The credit meter in cents (all of it, also cents short of a whole credit)."""
+    return int(s.get("credits_cents") or 0)
+
+
 def credits(s: Snapshot) -> int:
-    return int(s.get("credits_cents") or 0) // denom_cents(s)
+    """The whole credits the meter makes at the denomination in force (what may be bet)."""
+    return credits_cents(s) // denom_cents(s)
 
 
 def table(s: Snapshot) -> Mapping[str, Any]:

@@ -131,6 +131,8 @@ class DragonPokerRound(Round):
             pools_cents={POOL: self.payout.pool_after_cents},
             result_code=self.result.ledger.result_code,
             summary=self._summary(),
+            side_bet_wins_credits={PAIR_BONUS: self.payout.pair_bonus_credits}
+            if PAIR_BONUS in self.wager.side_bets else {},
         )
 
     def _summary(self) -> dict[str, Any]:

@@ -21,9 +21,7 @@ class CashOutScene(Scene):
         panel(surface, box)
         kit.text(surface, "CASHING OUT", (960, 220), 110, GOLD, bold=True, anchor="midtop")
         pending = (frame.snapshot.get("pending") or {}).get("cashout") or {}
-        amount = int(
-            pending.get("amount_cents", snap.credits(frame.snapshot) * snap.denom_cents(frame.snapshot))
-        )
+        amount = int(pending.get("amount_cents", snap.credits_cents(frame.snapshot)))
         kit.text(surface, money(amount), (960, 380), 100, WHITE, bold=True, anchor="midtop")
         dots = "." * (int(frame.now * 3) % 4)
         kit.text(surface, f"Printing your ticket{dots}", (960, 560), 48, WHITE, anchor="midtop")

@@ -10,6 +10,7 @@ from typing import Any
 import pygame
 
 from egm.events import ChangeSetting, RamClear, RunRomCheck
+from egm.money import format_denomination
 from egm.video import snap
 from egm.video.layout import CONTENT_RECT
 from egm.video.scene import Frame, Resources, Scene, UiAction
@@ -194,7 +195,8 @@ class OperatorScene(Scene):
             picture = pygame.Surface(CONTENT_RECT.size)
             picture.fill(CABINET)
             shown = {"game_id": gid, "view": record.get("view"), "number": record.get("number")}
-            recall_frame = Frame({"state": "audit", "game": shown}, now)
+            denom = (record.get("wager") or {}).get("denom_cents")  # its money in the credits it was bet in
+            recall_frame = Frame({"state": "audit", "game": shown, "denomination_cents": denom}, now)
             table.enter(recall_frame)
             table.draw(picture, recall_frame)
             self.picture = (key, pygame.transform.smoothscale(picture, RECALL_RECT.size))
@@ -367,9 +369,11 @@ def recall_lines(record: Mapping[str, Any]) -> list[str]:
     outcome = record.get("outcome") or {}
     view = record.get("view")
     result = getattr(view, "result_text", "") or str(outcome.get("result_code", ""))
+    denom = int((record.get("wager") or {}).get("denom_cents") or 0)
     return [
         f"Game number {record.get('number', '?')}",
         f"Result: {result}",
+        f"Denomination {format_denomination(denom)}" if denom else "",
         f"Stake {money(int(outcome.get('stake_cents', 0)))}",
         f"Won {money(int(outcome.get('win_cents', 0)))}",
         "Hand pay" if outcome.get("hand_paid") else "",
