@@ -63,7 +63,7 @@ class GameSelectScene(Scene):
             self.draw_tile(surface, gid, rect, frame)
         kit.text(
             surface,
-            "Touch a game, then PLAY (or DEAL). BET ONE, MAX BET and SIDE BET set the wager.",
+            "Touch a game, then PLAY (or DEAL). DENOM, BET ONE, MAX BET and SIDE BET set the wager.",
             (960, 800),
             34,
             LIGHT_GREY,
