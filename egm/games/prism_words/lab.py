@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from egm.games.prism_words.game import AWARDS, PrismWords
+from egm.games.prism_words.endgame import ENDGAME_STRATEGY, endgame_player
+from egm.games.prism_words.game import PrismWords
 from egm.games.prism_words.paytable import PrismWordsRules
 from egm.games.prism_words.strategy import (
+    MACHINE_STRATEGIES,
     MACHINE_STRATEGY,
     PAYS_STRATEGY,
     RANDOM_STRATEGY,
@@ -27,6 +29,7 @@ from egm.games.prism_words.strategy import (
     pays_move,
     random_player,
 )
+from egm.games.prism_words.table import AWARDS
 from egm.lab.adapters import ExactFigure, LabAdapter, LabError
 from egm.lab.stats import Tally, segment_trace
 from egm.rng import Rng, derive_seed
@@ -39,8 +42,16 @@ STRATEGY_METHODS = {
         "blocks' keep values, or their end-of-game cost when no draw remains) is made; with no play, an "
         "exchange (or a pass when the bag is empty). Integer arithmetic; deterministic given the deal."
     ),
+    ENDGAME_STRATEGY: (
+        "Best available: the reference until the bag is empty; then, heads-up, the opponent's rack is "
+        "known (the blocks neither on the grid nor on the seat's rack) and the machine strategy is "
+        "published, so each turn it plays out the 12 plays of the highest reference value, and "
+        "passing, to the end (the opponent on the machine strategy, itself on the reference) and makes "
+        "the one whose line pays the most (margin tier plus awards), then the larger margin. It never "
+        "reads another rack or the bag."
+    ),
     PAYS_STRATEGY: (
-        "Best available: the reference's search and leave, playing for the pay table rather than for "
+        "Former best available: the reference's search and leave, playing for the pay table rather than for "
         "points alone: each award a play earns (a word with the pattern bonus, a depleted rack) adds "
         "10 points to its value, about what a unit of pay is worth in margin. It never looks at another "
         "rack or the bag."
@@ -62,7 +73,7 @@ def rules_of(paytable: Any) -> PrismWordsRules:
 class PrismWordsLab(LabAdapter):
     game_id = "prism-words"
     reference_strategy = MACHINE_STRATEGY
-    best_strategy = PAYS_STRATEGY
+    best_strategy = ENDGAME_STRATEGY
     lower_strategy = RANDOM_STRATEGY
     strategy_methods = STRATEGY_METHODS
     # The shipped pay table needs about 3,300 games for a 95% half-width of 0.2 points (sigma 0.058);
@@ -73,10 +84,12 @@ class PrismWordsLab(LabAdapter):
     def chunk_games(self, strategy: str) -> int:
         return 50
 
-    def _customer(self, strategy: str, seed: int) -> Strategy | None:
+    def customer_strategy(self, paytable: Any, strategy: str, seed: int) -> Strategy | None:
         """The customer seat's strategy; None for the reference (the round's own reference decision)."""
         if strategy == MACHINE_STRATEGY:
             return None
+        if strategy == ENDGAME_STRATEGY:
+            return endgame_player(rules_of(paytable), MACHINE_STRATEGIES[paytable.header.strategy])
         if strategy == PAYS_STRATEGY:
             return pays_move
         if strategy == RANDOM_STRATEGY:
@@ -85,7 +98,7 @@ class PrismWordsLab(LabAdapter):
 
     def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int) -> Tally:
         rules_of(paytable)
-        customer = self._customer(strategy, seed)
+        customer = self.customer_strategy(paytable, strategy, seed)
         game = PrismWords(paytable)
         wager = game.default_wager(1)
         rng = Rng.from_seed(seed)

@@ -118,3 +118,7 @@ class PrismWordsRules(Strict):
     def result_units(self, margin: int) -> int:
         """Units the result pays: margin = customer score - best opponent score."""
         return max((tier.pays for tier in self.result_pays if tier.min_margin <= margin), default=0)
+
+    def units(self, margin: int, awards: list[str]) -> int:
+        """Units a game pays: the result's tier plus each award earned that the pay table pays."""
+        return self.result_units(margin) + sum(self.awards.for_award(award) for award in awards)

@@ -36,7 +36,7 @@ import numpy as np
 from egm.games.prism_words import movegen
 from egm.games.prism_words.blocks import LETTERS, letter_text
 from egm.games.prism_words.board import Placement
-from egm.games.prism_words.table import EXCHANGE, PASS, PLAY, Table
+from egm.games.prism_words.table import EXCHANGE, PASS, PLAY, Move, Table
 from egm.rng import Rng
 
 MACHINE_STRATEGY = "prism-greedy/1"
@@ -148,6 +148,15 @@ def leave_values(table: Table, rack: list[int]) -> np.ndarray:
                          np.int64)
     unbalanced = (kept.sum(axis=1) >= 2) & (((kept @ vowel) == 0) | ((kept @ consonant) == 0))
     return kept @ keep + UNBALANCED * unbalanced
+
+
+def apply_choice(table: Table, seat: int, choice: Choice) -> Move:
+    """Make a strategy's (or the customer's) move for `seat` on `table`; IllegalPlay when refused."""
+    if choice.kind == PLAY:
+        return table.play(seat, choice.placements)
+    if choice.kind == EXCHANGE:
+        return table.exchange(seat)
+    return table.pass_turn(seat)
 
 
 def _no_play(table: Table) -> Choice:
