@@ -43,11 +43,13 @@ STRATEGY_METHODS = {
         "exchange (or a pass when the bag is empty). Integer arithmetic; deterministic given the deal."
     ),
     ENDGAME_STRATEGY: (
-        "Best available: the reference until the bag is empty; then, heads-up, the opponent's rack is "
-        "known (the blocks neither on the grid nor on the seat's rack) and the machine strategy is "
-        "published, so each turn it plays out the 12 plays of the highest reference value, and "
-        "passing, to the end (the opponent on the machine strategy, itself on the reference) and makes "
-        "the one whose line pays the most (margin tier plus awards), then the larger margin. It never "
+        "Best available: the reference until the bag holds 6 blocks or fewer; then, heads-up, it plays "
+        "out the 8 plays of the highest reference value (and, once the bag is empty, passing) to the "
+        "end, the opponent on the published machine strategy and itself on the reference, and makes "
+        "the one whose lines pay the most (margin tier plus awards), then the larger margin. The "
+        "opponent's rack is inferred: with the bag empty it is exactly the blocks neither on the grid "
+        "nor on the seat's rack; before that, 8 deals of those blocks between the opponent's rack and "
+        "the bag are drawn from the strategy's own stream (derived from the chunk seed). It never "
         "reads another rack or the bag."
     ),
     PAYS_STRATEGY: (
@@ -89,7 +91,8 @@ class PrismWordsLab(LabAdapter):
         if strategy == MACHINE_STRATEGY:
             return None
         if strategy == ENDGAME_STRATEGY:
-            return endgame_player(rules_of(paytable), MACHINE_STRATEGIES[paytable.header.strategy])
+            return endgame_player(rules_of(paytable), MACHINE_STRATEGIES[paytable.header.strategy],
+                                  Rng.from_seed(derive_seed(seed, "endgame-player")))
         if strategy == PAYS_STRATEGY:
             return pays_move
         if strategy == RANDOM_STRATEGY:
