@@ -79,9 +79,12 @@ class PrismWordsLab(LabAdapter):
     lower_strategy = RANDOM_STRATEGY
     strategy_methods = STRATEGY_METHODS
     # The shipped pay table needs about 3,300 games for a 95% half-width of 0.2 points (sigma 0.058);
-    # the reference engine plays about 16 games a CPU-second, so 4,000 take about 2 minutes on 2 cores.
+    # the reference engine plays about 15 games a CPU-second, so 4,000 take about 2 minutes on 2 cores.
+    # The best-available strategy searches the last turns (about 5 games a CPU-second): 1,000 games, a
+    # half-width of about 0.36 points, take about 2 minutes more (docs/prism-words.md, Certification).
     games_default = 4_000
-    best_games_default = 2_000
+    best_games_default = 1_000
+    best_games_default_half_width = 0.4
 
     def chunk_games(self, strategy: str) -> int:
         return 50
