@@ -1,9 +1,11 @@
-"""Prism Words in the lab: simulation of the customer's seat under three strategies.
+"""Prism Words in the lab: simulation of the customer's seat under four strategies.
 
 * `prism-greedy/1` (the reference): the customer's seat plays the machine strategy, like the
   opponents (egm.games.prism_words.strategy).
-* `prism-pays/1` (the best available): the reference's search, valuing each award a play earns as 10
-  points, so it plays for the pay table rather than for points alone.
+* `prism-endgame/1` (the best available): the reference until the bag holds 6 blocks or fewer, then
+  a search of the rest of the game for what the pay table pays (egm.games.prism_words.endgame).
+* `prism-pays/1` (the former best available, still runnable by name): the reference valuing each
+  award a play earns as 10 points.
 * `random` (the lower bound): a uniformly random legal play each turn, from a stream derived from
   the chunk seed, separate from the deal, so the deals are the reference run's.
 
@@ -53,8 +55,9 @@ STRATEGY_METHODS = {
         "reads another rack or the bag."
     ),
     PAYS_STRATEGY: (
-        "Former best available: the reference's search and leave, playing for the pay table rather than for "
-        "points alone: each award a play earns (a word with the pattern bonus, a depleted rack) adds "
+        "Former best available (no stronger than the reference, measured): the reference's search and "
+        "leave, playing for the pay table rather than for points alone: each award a play earns (a "
+        "word with the pattern bonus, a depleted rack) adds "
         "10 points to its value, about what a unit of pay is worth in margin. It never looks at another "
         "rack or the bag."
     ),
