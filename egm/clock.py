@@ -4,6 +4,6 @@ The clock lives in the hardware layer's core (`hardware.core.clock`), which the 
 the firmware both depend on; this module is the firmware's name for it.
 """
 
-from hardware.core.clock import Clock, FakeClock, SystemClock
+from hardware.core.clock import Clock, FakeClock, SetClock, SystemClock
 
-__all__ = ["Clock", "FakeClock", "SystemClock"]
+__all__ = ["Clock", "FakeClock", "SetClock", "SystemClock"]

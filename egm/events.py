@@ -116,6 +116,18 @@ class ChangeSetting:
 
 
 @dataclass(frozen=True)
+class SetDateTime:
+    """Operator menu only: set the cabinet's date and time (UTC) to the minute; the event log records
+    the old and the new date and time, and wager memory keeps it across power cuts and RAM clears."""
+
+    year: int
+    month: int
+    day: int
+    hour: int
+    minute: int
+
+
+@dataclass(frozen=True)
 class RunRomCheck:
     """Operator menu only: verify the program and pay-table ROM now."""
 

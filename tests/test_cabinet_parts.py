@@ -35,7 +35,7 @@ INPUTS = {  # every input the cabinet handles, and the part that owns it
         "RamClear",
         "RunRomCheck",
     },
-    "SettingsPart": {"ChangeSetting"},
+    "SettingsPart": {"ChangeSetting", "SetDateTime"},
     "HostPart": {"HostPoll", "HostAcknowledged", "HostLinkChanged"},
     "Cabinet": {"ButtonChanged"},
 }

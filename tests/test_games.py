@@ -17,6 +17,7 @@ import egm.games
 import egm.games.base
 import egm.games.descriptor
 import egm.games.grid
+import egm.games.margin
 import egm.games.record
 import egm.games.scoreboard
 import egm.video.drag
@@ -171,7 +172,7 @@ def test_the_reference_play_loop_finishes_a_round() -> None:
 
 
 @pytest.mark.parametrize("module", [egm.games.base, egm.games.descriptor, egm.games.grid, egm.games.record,
-                                    egm.games.scoreboard, egm.video.drag])
+                                    egm.games.scoreboard, egm.games.margin, egm.video.drag])
 def test_doctests_of_the_shared_modules(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.failed == 0 and result.attempted > 0

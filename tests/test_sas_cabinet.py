@@ -136,12 +136,28 @@ def test_meters_and_machine_polls(rig: Rig) -> None:
 def test_date_and_time_are_set_and_logged(rig: Rig) -> None:
     assert rig.host.date_time() == datetime(2026, 3, 4, 5, 6, 7)
     assert rig.host.set_date_time(datetime(2027, 12, 31, 23, 59, 58))
-    rig.do(lambda c: c.clock.advance(1))
+    rig.do(lambda c: rig.clock.advance(1))
     assert rig.host.date_time() == datetime(2027, 12, 31, 23, 59, 59)
     events = rig.do(lambda c: c.event_log(5))
     assert any(e["kind"] == "sas_time_set" and "2027-12-31T23:59:58" in e["message"] for e in events)
     rig.host.sync()
     assert rig.host.long_poll(0x7F, bytes.fromhex("13452027235958")) is None  # month 13: ignored
+
+
+def test_the_host_sets_the_cabinets_one_clock(tmp_path: Path) -> None:
+    """0x7F sets the cabinet's own date and time (the one the Settings page sets): the event log,
+    tickets and recall follow the host, and the setting survives a power cut."""
+    rig = Rig(tmp_path / "nvram")
+    assert rig.host.set_date_time(datetime(2027, 12, 31, 23, 59, 58))
+    assert rig.do(lambda c: c.clock.now()) == datetime(2027, 12, 31, 23, 59, 58, tzinfo=UTC)
+    assert rig.do(lambda c: c.snapshot()["date_time"]).startswith("2027-12-31T23:59:58")
+    rig.power_cut()
+    again = Rig(rig.nvram, clock=rig.clock)
+    try:
+        assert again.do(lambda c: c.clock.now()) == datetime(2027, 12, 31, 23, 59, 58, tzinfo=UTC)
+        assert again.host.date_time() == datetime(2027, 12, 31, 23, 59, 58)
+    finally:
+        again.stop()
 
 
 def test_shutdown_refuses_play_and_says_why(rig: Rig) -> None:
@@ -219,7 +235,7 @@ def test_cash_out_without_a_number_keeps_the_credits(rig: Rig, ending: str) -> N
     if ending == "refused":
         assert rig.host.send_validation_number("0" * 16, system_id=0) == 0x00
     else:
-        rig.do(lambda c: c.clock.advance(4))  # past host_timeout_s, within the link's 5 s
+        rig.do(lambda c: rig.clock.advance(4))  # past host_timeout_s, within the link's 5 s
         rig.host.general_poll()  # the host's next poll finds the request expired
     assert rig.host.pending_cashout() == (0x80, 0)
     assert rig.do(lambda c: (c.state, c.devices.printer.printed)) == ("attract", [])
@@ -250,10 +266,10 @@ def test_refused_or_unanswered_ticket_is_returned(rig: Rig, ending: str, status:
     if ending == "rejected":
         assert rig.host.redeem(0x84, 0, BARCODE) == (0x80, 0)
     elif ending == "timeout":
-        rig.do(lambda c: c.clock.advance(4))  # past host_timeout_s, within the link's 5 s
+        rig.do(lambda c: rig.clock.advance(4))  # past host_timeout_s, within the link's 5 s
         rig.host.general_poll()
     else:
-        rig.do(lambda c: c.clock.advance(6))  # the host falls silent: the link is lost
+        rig.do(lambda c: rig.clock.advance(6))  # the host falls silent: the link is lost
     assert rig.do(lambda c: c.devices.bill_acceptor.escrow) is None
     assert rig.do(lambda c: c.devices.bill_acceptor.stacked) == []
     rig.host.sync()
@@ -376,7 +392,7 @@ def test_a_silent_host_never_stops_play(tmp_path: Path) -> None:
     rig = Rig(tmp_path / "nvram")  # nobody ever polls
     try:
         insert_bill(rig, 1000)
-        rig.do(lambda c: c.clock.advance(30))  # long past the link timeout: chirping all along
+        rig.do(lambda c: rig.clock.advance(30))  # long past the link timeout: chirping all along
         rig.play_game()
         assert rig.meters()["games_played"] == 1
         refused = rig.do(lambda c: c.handle(CashOut()))  # the host numbers the tickets
@@ -496,7 +512,7 @@ def test_an_expired_lock_frees_the_machine(rig: Rig) -> None:
     insert_bill(rig, 500)
     assert rig.host.aft_lock(0x00, timeout_cs=200).lock_status == 0x00  # type: ignore[union-attr]  # 2 s
     assert rig.do(lambda c: c.devices.bill_acceptor.enabled_cents) == frozenset()  # money in waits
-    rig.do(lambda c: c.clock.advance(6))  # the host falls silent; the lock runs out
+    rig.do(lambda c: rig.clock.advance(6))  # the host falls silent; the lock runs out
     assert rig.do(lambda c: c.devices.bill_acceptor.enabled_cents) != frozenset()
     assert rig.do(lambda c: c.handle(StartGame())).accepted
 

@@ -6,6 +6,8 @@ Nothing may raise, and the accounting identity (credits = money in + wins - wage
 hold after every single input. No reveal is skipped (a finished round stays on its table until its
 reveal has shown the result, unless a door, the operator key or a tilt takes the screen), and no meter
 shows a result before its reveal (CREDIT and WIN leave the win out, the jackpot keeps its old value).
+A deal (Dragon Poker's, Poker Grid's: egm/video/deal.py) runs only on a round in progress awaiting the
+player's first decision, so hurrying it can never pass a result.
 The explicit examples reach each state for sure; hypothesis adds random sequences on top. Headless:
 SDL's dummy drivers (tests/conftest.py).
 """
@@ -111,6 +113,17 @@ def check_reveal(s: Session, revealing: int | None, waited: bool, shown_before: 
     return frame.round_number
 
 
+def check_deal(s: Session) -> None:
+    """A table still dealing shows a round in progress, awaiting a decision, with no result yet."""
+    scene, frame = s.video.scene, s.video.frame
+    deal = getattr(scene, "deal", None)
+    if deal is None or not deal.dealing(frame.now):
+        return
+    view = frame.view
+    assert view is not None and view.win_credits is None and view.decision_awaited, scene.name
+    assert s.cabinet.round is not None and s.state.startswith(f"game.{scene.game_id}."), s.state
+
+
 def states_of(s: Session, actions: list[tuple]) -> set[str]:
     """Run the actions; after each, the identity holds and the reveal's invariants hold. Returns the
     states seen."""
@@ -125,6 +138,7 @@ def states_of(s: Session, actions: list[tuple]) -> set[str]:
         assert identity_gap(meters) == 0, (action, meters)
         assert meters["current_credits"] >= 0
         revealing = check_reveal(s, revealing, waited=action[0] == "wait", shown_before=shown_before)
+        check_deal(s)
         if not (s.video.scene.game_id and s.video.scene.busy(s.video.frame)):
             shown_before = s.video.meters_shown(s.video.frame)[0]
         seen.add(s.state.split(".")[0] if not s.state.startswith("game.") else s.state)
@@ -144,6 +158,8 @@ PLAY_GRID = [BILL, ("click", HOT[FIRST_TILE + GAMES.index("poker-grid")]), *[("k
 @given(actions=st.lists(ACTION, max_size=30))
 @example(actions=PLAY_DRAGON + [("key", "c"), ("key", "t")])  # a game, cash out, the ticket back in
 @example(actions=PLAY_GRID + [("key", "g"), ("key", "b"), ("key", "b"), ("key", "b"), ("key", "space")])
+@example(actions=[*PLAY_GRID[:2], ("wait", 0.1), ("click", HOT[-20]), ("touch", HOT[-21]), ("key", "g"),
+                  ("wait", 0.1), ("key", "f10"), ("key", "f10"), ("key", "space")])  # Grid's deal, pressed
 @example(actions=[BILL] * 13 + [("key", "c"), ("key", "space"), ("key", "f11")])  # hand pay, attendant
 @example(actions=[BILL, ("key", "space"), ("key", "f8"), ("key", "1"), ("key", "f8"), ("key", "f12")])  # tilt
 @example(actions=[*PLAY_DRAGON, ("key", "f10"), ("click", tab_centre("recall")), ("click", (960, 540)),

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from egm.clock import Clock, SystemClock
+from egm.clock import Clock, SetClock, SystemClock
 from egm.config import PROJECT_ROOT, CabinetConfig, JurisdictionConfig, load_jurisdiction
 from egm.events import ACCEPTED, ButtonChanged, CashOut, Door, Result, StartGame
 from egm.games import game_class
@@ -64,7 +64,7 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
         self.games = dict(games)
         self.devices = devices
         self.jurisdiction = jurisdiction
-        self.clock = clock or SystemClock()
+        self.clock = SetClock(clock or SystemClock())  # the technician may set it (settings.py)
         self.rng_for_game = rng_for_game or os_rng()
         self.rom_check = rom_check
         self.memory = None

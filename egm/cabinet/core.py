@@ -19,12 +19,13 @@ import logging
 import sqlite3
 import types
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
 from transitions import MachineError
 
-from egm.clock import Clock
+from egm.clock import SetClock
 from egm.config import CabinetConfig, JurisdictionConfig
 from egm.events import Door, Result
 from egm.games.base import Game, Round
@@ -62,7 +63,7 @@ class CabinetPart:
     games: dict[str, Game]
     devices: Devices
     jurisdiction: JurisdictionConfig
-    clock: Clock
+    clock: SetClock
     rng_for_game: Callable[[int], Rng]
     rom_check: Callable[[], Any] | None
     memory: WagerMemory | None
@@ -82,6 +83,7 @@ class CabinetPart:
     credit_limit_cents: int  # the credit limit in force (settings.SettingsPart), 0: none
     _cash_out: Callable[[Any], Result]  # cash_out.CashOutPart
     _apply_settings: Callable[[], None]  # the kept settings over the configuration (settings.SettingsPart)
+    _kept_clock: Callable[[], dict[str, int]]  # the date and time setting, kept across a RAM clear (settings)
     display_attached: bool
     _panel_presses: list[str]
 
@@ -353,6 +355,10 @@ class CabinetPart:
 
     def _ticket_credited(self, tx: Transaction, pending: Mapping[str, Any]) -> None:
         """Called inside the transaction that credits a stacked ticket."""
+
+    def _set_clock(self, new: datetime, kind: str, message: str) -> bool:
+        """Set the cabinet's date and time, logged (the Settings part answers)."""
+        raise NotImplementedError
 
     def _drive_devices(self) -> None:
         """After every state change: notes and tickets are accepted only on the attract screen."""

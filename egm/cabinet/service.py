@@ -71,7 +71,7 @@ class ServicePart(CabinetPart):
         owed = self._owed_before_ram_clear()
         if owed:
             return self._refuse(event, f"RAM clear refused: settle {' and '.join(owed)} first.")
-        final = self._final_meters()
+        final, clock = self._final_meters(), self._kept_clock()
         if self.memory is not None:
             self.memory.close()
         self.memory = WagerMemory.clear(
@@ -81,6 +81,8 @@ class ServicePart(CabinetPart):
             recall_depth=self.jurisdiction.recall_depth,
         )
         self._ram_error = ""
+        if clock:  # the date and time is the cabinet's clock, not an accounting value: it stays set
+            self._commit(lambda tx: tx.set("settings", clock))
         self._apply_settings()  # the configuration files' settings again
         self.round = None
         self.last_outcome = None

@@ -32,8 +32,10 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 # Art drawn by the shell's generic screens into a rectangle it chooses: the attract screen (one
-# game's art at a time) and the game menu's tile. `frame` gives the snapshot (e.g. the pools, so a
-# jackpot can be shown) and the time (for animation).
+# game's art at a time) and the game menu's tile (the area between the tile's title and its PLAY
+# button, which narrows as games are installed: the art must fit any size, e.g. with
+# `egm.video.layout.row_in` or `CardRenderer.fan`; the menu cuts anything past the tile). `frame`
+# gives the snapshot (e.g. the pools, so a jackpot can be shown) and the time (for animation).
 DrawArt = Callable[["pygame.Surface", "Resources", "pygame.Rect", "Frame"], None]
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from egm.config import PROJECT_ROOT
@@ -35,7 +35,7 @@ from hardware.serial.crc import SeededCrc16
 from hardware.serial.sas_protocol import BcdError, ack, bcd, encode_reply, from_bcd
 
 SAS_VERSION = b"602"
-MACHINE = "sas_machine"  # record: enabled, reason, real-time reporting, time offset
+MACHINE = "sas_machine"  # record: enabled, reason, real-time reporting
 QUEUE = "sas_exceptions"  # record: the exception queue (egm.host.exceptions)
 ROM_CHECKED = frozenset({"door_close", "rom_check", "ram_clear"})  # the cabinet re-verified its ROM
 SHUTDOWN_REASON = "the casino host has disabled this machine (SAS shutdown); call an attendant"
@@ -261,7 +261,7 @@ class HostPart(TitoPart, AftPart):
     # --- the machine: enable, disable, time --------------------------------------------------------
     def _machine_record(self) -> dict[str, Any]:
         assert self.memory is not None
-        return dict(self.memory.get(MACHINE) or {"enabled": True, "real_time": False, "time_offset_s": 0.0})
+        return dict(self.memory.get(MACHINE) or {"enabled": True, "real_time": False})
 
     def _set_machine(self, change: dict[str, Any], kind: str, message: str) -> bytes | None:
         record = {**self._machine_record(), **change}
@@ -294,26 +294,23 @@ class HostPart(TitoPart, AftPart):
         state = "enabled" if on else "disabled"
         return self._set_machine({"real_time": on}, "sas_real_time", f"SAS real-time reporting {state}.")
 
-    def _host_time(self) -> datetime:
-        return self.clock.now() + timedelta(seconds=self._machine_record().get("time_offset_s", 0.0))
-
     def _date_time(self, data: bytes) -> bytes:
-        when = self._host_time()
+        when = self.clock.now()
         body = bytes.fromhex(when.strftime("%m%d%Y")) + bytes.fromhex(when.strftime("%H%M%S"))
         return encode_reply(self._sas_address(), 0x7E, body)
 
     def _set_date_time(self, data: bytes) -> bytes | None:
-        """0x7F: the host's time (MMDDYYYY HHMMSS, BCD) becomes this machine's SAS time; the cabinet
-        keeps it as an offset from its own clock and records the change in the event log."""
+        """0x7F: the host's time (MMDDYYYY HHMMSS, BCD) becomes the cabinet's own date and time (the one
+        the Settings page sets: event log, tickets and recall follow it), logged with the old time."""
         try:
-            digits = data.hex()
-            when = datetime.strptime(digits, "%m%d%Y%H%M%S").replace(tzinfo=self.clock.now().tzinfo)
+            when = datetime.strptime(data.hex(), "%m%d%Y%H%M%S").replace(tzinfo=UTC)
         except ValueError:
             return None  # not a date: no reply, nothing changed
-        offset = (when - self.clock.now()).total_seconds()
-        old = self._host_time().replace(microsecond=0).isoformat()
+        old = self.clock.now().replace(microsecond=0).isoformat()
         message = f"SAS host set the date and time to {when.isoformat()} (was {old})."
-        return self._set_machine({"time_offset_s": offset}, "sas_time_set", message)
+        if not self._set_clock(when, "sas_time_set", message):
+            return None
+        return ack(self._sas_address())
 
     def _lockout(self) -> str:
         """Why play is refused now (SAS shutdown, or an AFT lock), or "" (see CabinetPart)."""

@@ -7,10 +7,12 @@ is drawn once and cached by the `CardRenderer` instance.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import pygame
 
 from egm.cards import RANKS
+from egm.video.layout import row_in
 from egm.video.theme import GOLD, Kit
 
 CARD_RATIO = 1.4  # height / width
@@ -77,6 +79,14 @@ class CardRenderer:
 
     def blit(self, surface: pygame.Surface, card: str | None, rect: pygame.Rect) -> None:
         surface.blit(self.image(card, rect.width), rect.topleft)
+
+    def fan(self, surface: pygame.Surface, cards: Sequence[str | None], rect: pygame.Rect,
+            widest: int = 120) -> None:
+        """`cards` laid left to right across `rect`, as large as it holds (up to `widest` wide), side
+        by side when there is room, else overlapping with each index corner showing; never past `rect`."""
+        spots = row_in(rect, len(cards), widest, CARD_RATIO, tightest=0.55)
+        for card, spot in zip(cards, spots, strict=True):
+            self.blit(surface, card, spot)
 
     def _draw(self, card: str | None, width: int) -> pygame.Surface:
         w, h = self.size(width)

@@ -225,8 +225,7 @@ class VideoController:
             display["service"] = {
                 "devices": service_info.device_rows(raw, self.config, f"{speaker}, volume "
                                                     f"{round(self.audio.volume * 100)}%", log),
-                "settings": service_info.setting_rows(raw, self.cabinet.games, self.config.jurisdiction,
-                                                      self.clock.now().strftime("%Y-%m-%d %H:%M:%S UTC")),
+                "settings": service_info.setting_rows(raw, self.cabinet.games, self.config.jurisdiction),
                 "pools": service_info.pool_rows(raw),
                 "rom": {**self.rom_files, "last_check": service_info.last_rom_check(log)},
             }
@@ -571,7 +570,7 @@ class VideoController:
         elif kind == "counterfeit":
             acceptor.insert_counterfeit(self.config.bill_denominations_cents[-1])
         elif kind == "bad_ticket":
-            found = bad_ticket(arg, snap.tickets(self.snapshot), self.clock.now().isoformat())
+            found = bad_ticket(arg, snap.tickets(self.snapshot), str(self.snapshot.get("date_time", "")))
             if isinstance(found, str):
                 self.toast(found)
                 return

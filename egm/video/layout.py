@@ -69,3 +69,24 @@ def grid(rect: pygame.Rect, columns: int, rows: int, gap: int = 0) -> list[pygam
         for r in range(rows)
         for c in range(columns)
     ]
+
+
+def row_in(
+    rect: pygame.Rect, count: int, widest: int, aspect: float, tightest: float = 1.1
+) -> list[pygame.Rect]:
+    """`count` rectangles (height = `aspect` x width) left to right, centred in `rect` and never past
+    it: each as wide as fits up to `widest`, 1.1 widths apart when there is room, closer when not, down
+    to `tightest` widths (below 1 they overlap, as a fan of cards showing each one's index corner).
+    A game's tile art lays out its cards or pieces with it, so it fits any tile the menu gives.
+
+    >>> [(r.x, r.y, r.size) for r in row_in(pygame.Rect(0, 0, 1000, 500), 2, 100, 1.4)]
+    [(395, 180, (100, 140)), (505, 180, (100, 140))]
+    >>> [(r.x, r.width) for r in row_in(pygame.Rect(0, 0, 200, 500), 3, 100, 1.4, tightest=0.55)]
+    [(0, 95), (52, 95), (104, 95)]
+    """
+    width = int(min(widest, rect.height / aspect, rect.width / (1 + (count - 1) * tightest)))
+    step = int(min(width * 1.1, (rect.width - width) / (count - 1))) if count > 1 else 0
+    height = round(width * aspect)  # as a card image of that width is drawn: never past `rect`
+    left = rect.x + (rect.width - width - step * (count - 1)) // 2
+    top = rect.y + (rect.height - height) // 2
+    return [pygame.Rect(left + i * step, top, width, height) for i in range(count)]

@@ -15,6 +15,9 @@ from collections.abc import Callable
 
 from egm.events import PlayerDecision, SelectGame
 from egm.games import descriptors
+from egm.video import snap
+from egm.video.layout import grid
+from egm.video.scenes.game_select import TILES_RECT
 from egm.video.scenes.operator import TAB_STEP, TAB_W, TABS
 from egm.video.session import Session
 
@@ -24,6 +27,22 @@ Recipe = Callable[[Session], None]
 
 def credit(s: Session) -> None:
     s.key(HUNDRED_DOLLAR_KEY)
+
+
+def start_from_menu(s: Session, game_id: str) -> None:
+    """Credit the cabinet, then touch PLAY on the game's tile of the game menu (its table opens)."""
+    credit(s)
+    games = snap.games(s.cabinet.snapshot())
+    tile = grid(TILES_RECT, len(games), 1, gap=60)[games.index(game_id)]
+    s.click(tile.centerx, tile.bottom - 95)  # the tile's PLAY button
+
+
+def auto_play_to_end(s: Session, game_id: str) -> None:
+    """Start the game from the menu and press AUTO PLAY (the reference decision) until the game is
+    over: the result on its table."""
+    start_from_menu(s, game_id)
+    while s.state == f"game.{game_id}.play":
+        s.key("h")
 
 
 def play_one(s: Session, game_id: str | None = None) -> None:

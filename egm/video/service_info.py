@@ -5,10 +5,11 @@ The display only reads here; a setting changes through the cabinet (`ChangeSetti
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from egm import __version__
-from egm.cabinet.settings import LABELS, SETTINGS, setting_text
+from egm.cabinet.settings import LABELS, SETTINGS, date_time_text, setting_text
 from egm.config import PROJECT_ROOT, CabinetConfig
 from egm.games import descriptor_of
 from egm.games.base import Game
@@ -55,9 +56,10 @@ def device_rows(
 
 
 def setting_rows(
-    snapshot: Mapping[str, Any], games: Mapping[str, Game], jurisdiction: str, now: str
+    snapshot: Mapping[str, Any], games: Mapping[str, Game], jurisdiction: str
 ) -> list[tuple[str, str, str, int | None]]:
-    """(setting, label, value, next value CHANGE offers or None) for the settings page."""
+    """(setting, label, value, next value CHANGE offers or None) for the settings page; the date and
+    time (the cabinet's clock, as set) is the row "date_time", set with its own fields."""
     values = snapshot.get("settings") or {}
     offers = [set(g.wager_offer().denominations_cents) for g in games.values()]
     denominations = sorted(set.intersection(*offers)) if offers else []
@@ -79,7 +81,9 @@ def setting_rows(
         bets = ", ".join(str(b) for b in game.bets_offered())
         rows.append(("", f"Bet levels, {descriptor_of(gid).title}", f"{bets} credits", None))
     rows.append(("", "Jurisdiction", jurisdiction, None))
-    rows.append(("", "Date and time", now, None))
+    if snapshot.get("date_time"):
+        now = datetime.fromisoformat(snapshot["date_time"])
+        rows.append(("date_time", "Date and time (UTC)", date_time_text(now), None))
     return rows
 
 

@@ -27,6 +27,25 @@ class SystemClock:
 
 
 @dataclass
+class SetClock:
+    """The cabinet's clock: an injected clock plus the offset a technician set (the Settings page keeps
+    it in wager memory). Only the date and time move; monotonic time (timeouts, animation) does not.
+
+    >>> c = SetClock(FakeClock()); c.offset = timedelta(days=1); c.now().isoformat(), c.monotonic()
+    ('2026-01-02T00:00:00+00:00', 0.0)
+    """
+
+    base: Clock
+    offset: timedelta = timedelta(0)
+
+    def now(self) -> datetime:
+        return self.base.now() + self.offset
+
+    def monotonic(self) -> float:
+        return self.base.monotonic()
+
+
+@dataclass
 class FakeClock:
     """A clock that only moves when told to: `advance(seconds)`.
 

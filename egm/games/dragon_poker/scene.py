@@ -19,6 +19,7 @@ from egm.games.base import Decision
 from egm.games.dragon_poker import view as dv
 from egm.games.dragon_poker.hand import REVEAL_ORDER
 from egm.video import snap
+from egm.video.deal import Deal
 from egm.video.drag import Drag
 from egm.video.layout import CONTENT_RECT
 from egm.video.scene import Frame, Resources, Scene, UiAction
@@ -55,6 +56,7 @@ DEALER_REVEALED, PLAYER_VS_DEALER, DRAGON_REVEALED, VS_DRAGON, POINTS = (
 )
 REVEAL_S = PHASE_S * POINTS
 DEAL_CARD_S = 0.025  # the deal: one card every 25 ms, around the four hands, then the two bonus cards
+DECK_CARDS = 54
 FLIP_S = 0.3  # a revealed hand's cards turn over
 
 # Designate layout: four rows of 13 face-down cards.
@@ -114,7 +116,7 @@ class DragonPokerScene(Scene):
         self.drag: Drag | None = None
         self.round_key: Any = None
         self.reveal_start: float | None = None
-        self.deal_start: float | None = None
+        self.deal = Deal(DEAL_CARD_S, cards=DECK_CARDS)  # the deal laid card by card (egm/video/deal.py)
         self._table: pygame.Surface | None = None
 
     # --- state ------------------------------------------------------------------------------------
@@ -138,19 +140,19 @@ class DragonPokerScene(Scene):
         else:
             self.reveal_start = None
         # the deal is laid card by card, face down (after a power cut too: the same cards again)
-        fresh = dv.step(view) == "designate" and not dv.designation(view)
-        self.deal_start = frame.now if fresh else None
+        if dv.step(view) == "designate" and not dv.designation(view):
+            self.deal.begin(frame.now, DECK_CARDS)
+        else:
+            self.deal.hurry()
 
     def cards_dealt(self, frame: Frame) -> int:
         """How many of the 54 cards the deal animation has put on the table."""
-        if self.deal_start is None:
-            return 54
-        return min(54, int((frame.now - self.deal_start) / DEAL_CARD_S))
+        return self.deal.laid(frame.now)
 
     def hurry(self, frame: Frame) -> None:
         """A press during the deal lays every card at once (the reveal is never hurried past its
         result: input during it is refused, see `busy`)."""
-        self.deal_start = None
+        self.deal.hurry()
 
     def phase(self, frame: Frame) -> int:
         """Index into PHASES of the reveal reached now (the last when settled or not revealing)."""

@@ -27,8 +27,8 @@ def attract(surface: pygame.Surface, res: Resources, rect: pygame.Rect, frame: F
 
 
 def tile(surface: pygame.Surface, res: Resources, rect: pygame.Rect, frame: Frame) -> None:
-    for i, card in enumerate(ROYAL[:3]):
-        res.cards.blit(surface, card, pygame.Rect(rect.centerx - 190 + i * 130, rect.y + 150, 120, 168))
+    """Three cards fanned across the menu tile's art area, as large as it holds."""
+    res.cards.fan(surface, ROYAL[:3], rect)
 
 
 def info_pages(paytable: Any) -> list[InfoPage]:

@@ -29,7 +29,9 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from egm.cards import DECK_SIZE, JOKER_TEXT, Card
-from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, RoundView, Wager
+from egm.games.base import Decision, DecisionRefused, Outcome, Wager
+from egm.games.board_game import BoardGame, BoardRound
+from egm.games.margin import result_code
 from egm.games.poker_grid import compiled
 from egm.games.poker_grid.board import EMPTY, WILD, Layout
 from egm.games.poker_grid.paytable import PokerGridRules
@@ -40,8 +42,6 @@ from egm.rng import Rng
 
 CUSTOMER = 0
 RECORD_FORMAT = 1
-RESULT_TITLES = {"win": "YOU WIN BY", "tie": "A TIE", "loss": "YOU LOSE BY"}
-
 
 def move_json(layout: Layout, move: Move) -> dict[str, Any]:
     """A move as the replay contract and recall show it."""
@@ -65,28 +65,17 @@ def shuffled_deck(rng: Rng) -> list[int]:
     return deck
 
 
-class PokerGrid(Game):
+class PokerGrid(BoardGame):
     game_id: ClassVar[str] = "poker-grid"
     title: ClassVar[str] = "Poker Grid"
-    steps: ClassVar[tuple[str, ...]] = ("play", "complete")
+    machine_strategies = MACHINE_STRATEGIES
+    rules: PokerGridRules
+    strategy: Strategy
 
     def __init__(self, paytable: Any) -> None:
         super().__init__(paytable)
-        self.rules: PokerGridRules = paytable.rules
-        strategy = paytable.header.strategy
-        if strategy not in MACHINE_STRATEGIES:
-            raise ValueError(
-                f"pay table strategy '{strategy}' is not a Poker Grid machine strategy; "
-                f"use one of {sorted(MACHINE_STRATEGIES)}"
-            )
-        self.strategy: Strategy = MACHINE_STRATEGIES[strategy]
         self.layout = Layout.from_rules(self.rules)
         compiled.warm_up()
-
-    def default_wager(self, denom_cents: int) -> Wager:
-        bet = self.paytable.header.default_bet_credits
-        stake = self.wager_offer().stake_credits(bet, {})
-        return Wager(bet_credits=bet, stake_credits=stake, denom_cents=denom_cents)
 
     def new_round(
         self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int], opponents: int | None = None
@@ -110,7 +99,7 @@ class PokerGrid(Game):
         return PokerGridRound(self, opened.wager, table)
 
 
-class PokerGridRound(Round):
+class PokerGridRound(BoardRound):
     def __init__(self, game: PokerGrid, wager: Wager, table: Table) -> None:
         self.game = game
         self.wager = wager
@@ -165,11 +154,8 @@ class PokerGridRound(Round):
         row, col = self.game.layout.row_col(square)
         return Decision("place", {"card": str(Card(card)), "row": row, "col": col})
 
-    @property
-    def margin(self) -> int:
-        """The customer's score minus the best opponent's."""
-        scores = self.table.scores
-        return scores[CUSTOMER] - max(scores[1:])
+    def standings(self) -> list[int]:
+        return list(self.table.scores)
 
     def awards(self) -> list[str]:
         """The premium hands the customer made that carry an award, in order of play."""
@@ -180,10 +166,6 @@ class PokerGridRound(Round):
             if move.seat == CUSTOMER and move.play.hand and awards.for_hand(move.play.hand)
         ]
 
-    @property
-    def result(self) -> str:
-        return "win" if self.margin > 0 else "tie" if self.margin == 0 else "loss"
-
     def outcome(self) -> Outcome:
         if not self.finished:
             raise RuntimeError("the game is not over yet; the outcome exists once every card is played")
@@ -192,7 +174,7 @@ class PokerGridRound(Round):
         units = rules.won_units(self.margin, awards)
         return Outcome(
             win_credits=units * self.wager.bet_credits,
-            result_code={"win": "W", "tie": "T", "loss": "L"}[self.result] + f"{self.margin:+d}",
+            result_code=result_code(self.margin),
             summary={
                 "result": self.result,
                 "margin": self.margin,
@@ -204,24 +186,7 @@ class PokerGridRound(Round):
     def to_record(self) -> dict[str, Any]:
         return seal(self.game.game_id, RECORD_FORMAT, self.wager, self.table.to_record())
 
-    def view(self) -> RoundView:
-        table = self._table()
-        text = ""
-        if self.finished:
-            text = RESULT_TITLES[self.result] + (f" {abs(self.margin)}" if self.margin else "")
-        return RoundView(
-            game_id=self.game.game_id,
-            step=self.step,
-            bet_credits=self.wager.bet_credits,
-            stake_credits=self.wager.stake_credits,
-            decision_awaited=not self.finished,
-            auto_decision=not self.finished,
-            win_credits=self.outcome().win_credits if self.finished else None,
-            result_text=text,
-            table=table,
-        )
-
-    def _table(self) -> dict[str, Any]:
+    def table_view(self) -> dict[str, Any]:
         """The table scene's own data (egm/games/poker_grid/scene.py reads it)."""
         layout = self.game.layout
         table = self.table

@@ -23,6 +23,8 @@ from typing import Any
 import numpy as np
 
 from egm.cards import DECK_SIZE
+from egm.games.base import Wager
+from egm.games.margin import margin_of, result_of
 from egm.games.poker_grid import compiled
 from egm.games.poker_grid.game import CUSTOMER, PokerGrid, shuffled_deck
 from egm.games.poker_grid.paytable import HandAwards, PokerGridRules
@@ -34,7 +36,8 @@ from egm.games.poker_grid.strategy import (
     random_player,
 )
 from egm.lab.adapters import ExactFigure, LabAdapter, LabError
-from egm.lab.stats import Tally, segment_trace
+from egm.lab.board_games import GameResult, engine_chunk, tally_games
+from egm.lab.stats import Tally
 from egm.rng import Rng, derive_seed
 
 STRATEGY_METHODS = {
@@ -84,25 +87,12 @@ class PokerGridLab(LabAdapter):
         if strategy not in STRATEGY_METHODS:
             raise LabError(f"Poker Grid has no strategy '{strategy}'; use {sorted(STRATEGY_METHODS)}")
         game = PokerGrid(paytable)
-        wager = game.default_wager(1)
-        tally = Tally()
-        returns = []
         if strategy == RANDOM_STRATEGY:
-            played = _engine_games(game, seed, games)
-        else:
-            played = _compiled_games(game, seed, games, lookahead=strategy == LOOKAHEAD_STRATEGY)
-        for scores, hands in played:
-            margin = scores[CUSTOMER] - max(scores[1:])
-            awarded = [hand for hand in hands if rules.hand_awards.for_hand(hand)]
-            win = rules.won_units(margin, awarded) * wager.bet_credits
-            tally.games += 1
-            tally.stake += wager.stake_credits
-            tally.returns[win] += 1
-            tally.results["win" if margin > 0 else "tie" if margin == 0 else "loss"] += 1
-            tally.awards.update(set(awarded))
-            returns.append(win)
-        tally.trace = segment_trace(returns)
-        return tally
+            choose = random_player(Rng.from_seed(derive_seed(seed, "random-player")))
+            return engine_chunk(game, seed, games, lambda round_: round_.decision_for(*choose(round_.table)))
+        wager = game.default_wager(1)
+        played = _compiled_games(game, seed, games, lookahead=strategy == LOOKAHEAD_STRATEGY)
+        return tally_games(wager, (_settled(rules, wager, scores, hands) for scores, hands in played))
 
     def awards(self, paytable: Any) -> tuple[str, ...]:
         """The premium hands with an award in the pay table."""
@@ -130,6 +120,13 @@ class PokerGridLab(LabAdapter):
 Played = Iterator[tuple[list[int], list[str]]]  # each game's scores and the customer's scoring hands
 
 
+def _settled(rules: PokerGridRules, wager: Wager, scores: list[int], hands: list[str]) -> GameResult:
+    """A compiled game settled by the pay table's own code, as the cabinet's round settles it."""
+    margin = margin_of(scores)
+    awarded = [hand for hand in hands if rules.hand_awards.for_hand(hand)]
+    return GameResult(rules.won_units(margin, awarded) * wager.bet_credits, result_of(margin), awarded)
+
+
 def _compiled_games(game: PokerGrid, seed: int, games: int, lookahead: bool) -> Played:
     """Whole games of the compiled engine, the customer at grid-opponent/1 or grid-lookahead/1."""
     layout, rules = game.layout, game.rules
@@ -144,16 +141,3 @@ def _compiled_games(game: PokerGrid, seed: int, games: int, lookahead: bool) -> 
         placed = moves[: DECK_SIZE - starters.size]
         hands = [HAND_NAMES[int(p)] for seat, _, _, p in placed if seat == CUSTOMER and p]
         yield [int(s) for s in scores], hands
-
-
-def _engine_games(game: PokerGrid, seed: int, games: int) -> Played:
-    """Games of the cabinet's `Game`, the customer a random player from a stream of its own."""
-    rng = Rng.from_seed(seed)
-    customer = random_player(Rng.from_seed(derive_seed(seed, "random-player")))
-    wager = game.default_wager(1)
-    for _ in range(games):
-        round_ = game.new_round(wager, rng, {})
-        while not round_.finished:
-            round_.decide(round_.decision_for(*customer(round_.table)))
-        hands = [m.play.hand for m in round_.table.moves if m.seat == CUSTOMER and m.play.hand]
-        yield list(round_.table.scores), hands

@@ -26,6 +26,8 @@ from pydantic import Field, model_validator
 
 from egm.cards import DECK_SIZE
 from egm.config import Strict
+from egm.games.board_game import StakeInUnits
+from egm.games.margin import MarginTier, check_tiers, tier_units
 
 Square = Annotated[list[Annotated[int, Field(ge=0)]], Field(min_length=2, max_length=2)]
 
@@ -49,14 +51,6 @@ EXAMPLE: dict[str, Any] = {
 }
 
 
-class MarginPay(Strict):
-    """A margin of at least `min_margin` points (negative: a loss by at most -min_margin) pays `pays`
-    units."""
-
-    min_margin: int
-    pays: int = Field(ge=0)
-
-
 class HandAwards(Strict):
     """Units for each premium hand the customer makes (per placement)."""
 
@@ -70,7 +64,7 @@ class HandAwards(Strict):
         return getattr(self, hand) if hand in type(self).model_fields else 0
 
 
-class PokerGridRules(Strict):
+class PokerGridRules(StakeInUnits, Strict):
     """Board geometry, seats and pays. Rows and columns are numbered from 0, top left.
 
     A pay table's pays hold for one opponent count (`opponents_default`, with `opponents_max` equal to
@@ -85,7 +79,7 @@ class PokerGridRules(Strict):
     opponents_default: int = Field(default=1, ge=1, le=3)
     opponents_max: int = Field(default=1, ge=1, le=3)
     stake_units: int = Field(ge=1)
-    result_pays: list[MarginPay] = Field(min_length=1)
+    result_pays: list[MarginTier] = Field(min_length=1)
     hand_awards: HandAwards = HandAwards()
 
     @model_validator(mode="after")
@@ -133,12 +127,7 @@ class PokerGridRules(Strict):
                 f"{seats} seats of {self.hand_size} cards and the starters need more than 54 cards; "
                 "lower hand_size or opponents_max"
             )
-        margins = [tier.min_margin for tier in self.result_pays]
-        pays = [tier.pays for tier in self.result_pays]
-        if margins != sorted(set(margins)) or pays != sorted(pays):
-            raise ValueError(
-                "result_pays tiers must list rising min_margin values, each paying at least the one before"
-            )
+        check_tiers(self.result_pays, "result_pays")
         self._check_connected()
         return self
 
@@ -167,19 +156,10 @@ class PokerGridRules(Strict):
         top_award = max(self.hand_awards.model_dump().values())
         return (max(t.pays for t in self.result_pays) + self.rows * self.cols * top_award) * bet_credits
 
-    @property
-    def stake_bets(self) -> int:
-        """The stake is `stake_units` bets of B credits (the wager offer, `egm.games.base.WagerOffer`)."""
-        return self.stake_units
-
-    @property
-    def side_bet_limits(self) -> dict[str, int]:
-        return {}  # Poker Grid has no side bet
-
     def won_units(self, margin: int, hands: list[str]) -> int:
         """Units a game pays: its result by `margin`, plus the award of each of the customer's `hands`."""
         return self.result_units(margin) + sum(self.hand_awards.for_hand(hand) for hand in hands)
 
     def result_units(self, margin: int) -> int:
         """Units the result pays: margin = customer score - best opponent score."""
-        return max((tier.pays for tier in self.result_pays if tier.min_margin <= margin), default=0)
+        return tier_units(self.result_pays, margin)

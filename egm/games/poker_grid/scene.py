@@ -3,11 +3,18 @@ the points of each play.
 
 Play a card by tapping it and then a lit square, or by dragging it onto a lit square. Everything shown
 comes from the round's table data (`RoundView.table`, egm.games.poker_grid.game); the scene keeps only
-the selected card and a drag in progress. The panel's AUTO PLAY button plays the reference decision.
+the selected card, a drag in progress and the deal's animation. The panel's AUTO PLAY button plays the
+reference decision.
+
+The deal (egm/video/deal.py, shared with Dragon Poker): a fresh round's cards are laid one at a time in
+the order the game deals them (`table.py`: around the seats, the customer first; the machine's cards
+face down beside its score), then the two starter cards on the board; the lit squares show once the
+cards are down. A press lays every card at once and then acts on the dealt table.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pygame
@@ -16,6 +23,7 @@ from egm.events import PlayerDecision
 from egm.games.base import Decision
 from egm.games.poker_grid.table import seat_name
 from egm.video import snap
+from egm.video.deal import Deal
 from egm.video.drag import Drag
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.theme import (
@@ -39,6 +47,8 @@ BOARD_X, BOARD_Y = 40, 70
 CARD_W = 80
 HAND_X, HAND_Y, HAND_STEP, HAND_CARD_W = 1040, 650, 150, 120
 SIDE = pygame.Rect(1040, 70, 840, 550)
+DEAL_CARD_S = 0.12  # the deal: one card every 120 ms (a 2-seat game's 12 cards in 1.4 s)
+OPPONENT_CARD_W = 50
 
 
 def square_rect(row: int, col: int) -> pygame.Rect:
@@ -75,6 +85,8 @@ class PokerGridScene(Scene):
         self.selected: int | None = None
         self.drag: Drag | None = None
         self.round_key: Any = None
+        self.deal = Deal(DEAL_CARD_S)
+        self.deal_order: dict[tuple[Any, ...], int] = {}  # the cards being dealt, in deal order
 
     # --- state ------------------------------------------------------------------------------------
     def enter(self, frame: Frame) -> None:
@@ -84,16 +96,33 @@ class PokerGridScene(Scene):
         self._sync(frame)
 
     def _sync(self, frame: Frame) -> None:
-        """Drop the selection when the hand or the step changes (a play was made, a new round)."""
+        """Drop the selection when the hand or the step changes (a play was made, a new round); a
+        fresh round (no card played yet) is dealt."""
         view = frame.table
-        key = (tuple(view.get("hand", [])), view.get("step"), tuple(view.get("scores", [])))
+        key = (frame.round_number, tuple(view.get("hand", [])), view.get("step"),
+               tuple(view.get("scores", [])))
         if key != self.round_key:
             self.round_key = key
             self.selected, self.drag = None, None
+            fresh = view.get("step") == "play" and not view.get("last_plays")
+            self.deal_order = deal_order(view) if fresh else {}
+            self.deal.begin(frame.now, len(self.deal_order))
+            if not fresh:
+                self.deal.hurry()
+
+    def hurry(self, frame: Frame) -> None:
+        """A press during the deal lays every card at once (the deal shows no result to skip)."""
+        self.deal.hurry()
+
+    def dealt(self, frame: Frame, card: tuple[Any, ...]) -> bool:
+        """Whether a card (a key of `deal_order`) is on the table now."""
+        return card not in self.deal_order or self.deal.shows(frame.now, self.deal_order[card])
 
     # --- input ------------------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
         self._sync(frame)
+        if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONUP):
+            self.hurry(frame)  # then the press acts on the dealt table
         view = dict(frame.table)
         if event.type == pygame.MOUSEBUTTONUP:
             button = hit_any(self.end_buttons(frame), event.pos)
@@ -141,19 +170,21 @@ class PokerGridScene(Scene):
         kit.text(surface, "POKER GRID", (BOARD_X, 12), 44, GOLD, bold=True)
         if not view.get("rows"):
             return
-        self._draw_board(surface, view)
+        self._draw_board(surface, frame)
         if frame.view is not None and frame.view.win_credits is not None:
             self._draw_result(surface, frame)
         else:
-            self._draw_side(surface, view)
-        self._draw_hand(surface, view)
+            self._draw_side(surface, frame)
+        self._draw_hand(surface, frame)
 
-    def _draw_board(self, surface: pygame.Surface, view: dict[str, Any]) -> None:
+    def _draw_board(self, surface: pygame.Surface, frame: Frame) -> None:
+        view = frame.table
         kit = self.res.kit
         rows, cols = view["rows"], view["cols"]
         frame_rect = pygame.Rect(BOARD_X - 12, BOARD_Y - 12, cols * CELL + 18, rows * CELL + 18)
         pygame.draw.rect(surface, FELT_EDGE, frame_rect, border_radius=16)
-        legal = {tuple(square) for square in view.get("legal", [])}
+        dealt = not self.deal.dealing(frame.now)
+        legal = {tuple(square) for square in view.get("legal", [])} if dealt else set()
         scored = {tuple(cell): move for move in view.get("last_plays", []) for cell in move["cells"]}
         placed = {(move["row"], move["col"]): move for move in view.get("last_plays", [])}
         cards = self.res.cards
@@ -165,7 +196,7 @@ class PokerGridScene(Scene):
                 if held == "W":
                     pygame.draw.rect(surface, GOLD, rect, border_radius=10)
                     kit.text(surface, "WILD", rect.center, 30, (40, 20, 0), bold=True, anchor="center")
-                elif held:
+                elif held and self.dealt(frame, ("starter", row, col)):
                     card_rect = pygame.Rect(0, 0, *cards.size(CARD_W))
                     card_rect.center = rect.center
                     cards.blit(surface, held, card_rect)
@@ -218,15 +249,19 @@ class PokerGridScene(Scene):
                      GOLD if last else LIGHT_GREY, bold=last)
         draw_all(surface, kit, self.end_buttons(frame), frame.now)
 
-    def _draw_side(self, surface: pygame.Surface, view: dict[str, Any]) -> None:
-        kit = self.res.kit
+    def _draw_side(self, surface: pygame.Surface, frame: Frame) -> None:
+        kit, view = self.res.kit, frame.table
         panel(surface, SIDE)
         scores = view.get("scores", [])
         names = [seat_name(seat, len(scores)) for seat in range(len(scores))]
+        column = (SIDE.width - 60) // max(1, len(scores))
         for i, (name, score) in enumerate(zip(names, scores, strict=False)):
-            x = SIDE.x + 30 + i * (SIDE.width - 60) // max(1, len(scores))
+            x = SIDE.x + 30 + i * column
             kit.text(surface, name, (x, SIDE.y + 20), 28, LIGHT_GREY, bold=True)
             kit.text(surface, str(score), (x, SIDE.y + 56), 64, CYAN if i == 0 else WHITE, bold=True)
+            if i:  # a machine's cards, face down beside its score
+                room = pygame.Rect(x + 140, SIDE.y + 24, column - 150, 80)
+                self._draw_opponent_hand(surface, frame, i, room)
         y = SIDE.y + 150
         kit.text(surface, f"DRAW PILE {view.get('draw_pile', 0)}", (SIDE.x + 30, y), 26, LIGHT_GREY)
         y += 44
@@ -253,9 +288,20 @@ class PokerGridScene(Scene):
                 anchor="midbottom",
             )
 
-    def _draw_hand(self, surface: pygame.Surface, view: dict[str, Any]) -> None:
-        cards = self.res.cards
+    def _draw_opponent_hand(self, surface: pygame.Surface, frame: Frame, seat: int,
+                            room: pygame.Rect) -> None:
+        held = (frame.table.get("opponent_cards") or [])[seat - 1]
+        step = min(28, (room.width - OPPONENT_CARD_W) // max(1, held - 1))
+        for index in range(held):
+            if self.dealt(frame, ("hand", seat, index)):
+                rect = pygame.Rect(room.x + index * step, room.y, *self.res.cards.size(OPPONENT_CARD_W))
+                self.res.cards.blit(surface, None, rect)
+
+    def _draw_hand(self, surface: pygame.Surface, frame: Frame) -> None:
+        cards, view = self.res.cards, frame.table
         for index, card in enumerate(view.get("hand", [])):
+            if not self.dealt(frame, ("hand", 0, index)):
+                continue
             rect = hand_rect(index)
             if self.drag is not None and self.drag.index == index and self.drag.moved:
                 continue
@@ -267,3 +313,26 @@ class PokerGridScene(Scene):
             rect = hand_rect(self.drag.index)
             rect.center = self.drag.pos
             cards.blit(surface, view["hand"][self.drag.index], rect)
+
+
+def deal_order(view: Mapping[str, Any]) -> dict[tuple[Any, ...], int]:
+    """The cards of a fresh round in the order the game deals them (`table.py`): one at a time around
+    the seats, the customer first, then the starter cards onto the board (in board order). Keys are
+    ("hand", seat, index) and ("starter", row, col).
+
+    >>> order = deal_order({"hand": ["2c", "3c"], "opponent_cards": [2],
+    ...                     "board": [["", "As"], ["W", "Kd"]]})
+    >>> sorted(order, key=order.get)[:3], order[("starter", 1, 1)]
+    ([('hand', 0, 0), ('hand', 1, 0), ('hand', 0, 1)], 5)
+    """
+    hands = [len(view.get("hand", [])), *(view.get("opponent_cards") or [])]
+    order: dict[tuple[Any, ...], int] = {}
+    for index in range(max(hands, default=0)):
+        for seat, held in enumerate(hands):
+            if index < held:
+                order[("hand", seat, index)] = len(order)
+    for row, cells in enumerate(view.get("board", [])):
+        for col, held in enumerate(cells):
+            if held not in ("", "W"):
+                order[("starter", row, col)] = len(order)
+    return order

@@ -35,7 +35,9 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from egm.cards import JOKER_TEXT, Card
-from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, RoundView, Wager
+from egm.games.base import Decision, DecisionRefused, Outcome, Wager
+from egm.games.board_game import BoardGame, BoardRound
+from egm.games.margin import result_code
 from egm.games.poker_tiles.board import Layout
 from egm.games.poker_tiles.engine import EMPTY, JOKER
 from egm.games.poker_tiles.hands import HANDS
@@ -47,8 +49,6 @@ from egm.rng import Rng
 
 CUSTOMER = 0
 RECORD_FORMAT = 1
-RESULT_TITLES = {"win": "YOU WIN BY", "tie": "A TIE", "loss": "YOU LOSE BY"}
-
 
 def move_json(layout: Layout, move: Move) -> dict[str, Any]:
     """A move as the replay contract and recall show it."""
@@ -75,26 +75,16 @@ def move_json(layout: Layout, move: Move) -> dict[str, Any]:
     return out
 
 
-class PokerTiles(Game):
+class PokerTiles(BoardGame):
     game_id: ClassVar[str] = "poker-tiles"
     title: ClassVar[str] = "Poker Tiles"
-    steps: ClassVar[tuple[str, ...]] = ("play", "complete")
+    machine_strategies = MACHINE_STRATEGIES
+    rules: PokerTilesRules
+    strategy: Strategy
 
     def __init__(self, paytable: Any) -> None:
         super().__init__(paytable)
-        self.rules: PokerTilesRules = paytable.rules
-        strategy = paytable.header.strategy
-        if strategy not in MACHINE_STRATEGIES:
-            raise ValueError(
-                f"pay table strategy '{strategy}' is not a Poker Tiles machine strategy; "
-                f"use one of {sorted(MACHINE_STRATEGIES)}"
-            )
-        self.strategy: Strategy = MACHINE_STRATEGIES[strategy]
         self.layout = Layout.from_rules(self.rules)
-
-    def default_wager(self, denom_cents: int) -> Wager:
-        bet = self.paytable.header.default_bet_credits
-        return Wager(bet_credits=bet, stake_credits=bet * self.rules.stake_units, denom_cents=denom_cents)
 
     def new_round(
         self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int], opponents: int | None = None
@@ -102,14 +92,10 @@ class PokerTiles(Game):
         """Shuffle the 108 tiles (the round's only randomness) and open the game. `opponents` defaults
         to the pay table's `opponents_default` and may be 1 .. `opponents_max`."""
         self.check_wager(wager)
-        opponents = self.rules.opponents_default if opponents is None else opponents
-        if not 1 <= opponents <= self.rules.opponents_max:
-            raise ValueError(
-                f"this pay table allows 1 to {self.rules.opponents_max} opponents, not {opponents}"
-            )
+        seats = 1 + self.opponent_count(opponents)
         pool = full_pool()
         rng.shuffle(pool)
-        return PokerTilesRound(self, wager, Table(self.layout, 1 + opponents, pool, self.rules.rounds))
+        return PokerTilesRound(self, wager, Table(self.layout, seats, pool, self.rules.rounds))
 
     def restore(self, record: Mapping[str, Any]) -> PokerTilesRound:
         """Rebuild a round from its record by replaying every move (each checked and rescored)."""
@@ -117,7 +103,7 @@ class PokerTiles(Game):
         return PokerTilesRound(self, opened.wager, Table.from_record(self.layout, opened.body))
 
 
-class PokerTilesRound(Round):
+class PokerTilesRound(BoardRound):
     def __init__(self, game: PokerTiles, wager: Wager, table: Table) -> None:
         self.game = game
         self.wager = wager
@@ -220,21 +206,8 @@ class PokerTilesRound(Round):
         return Decision("pass")
 
     # --- result -------------------------------------------------------------------------------------
-    @property
-    def margin(self) -> int:
-        """The customer's score minus the best opponent's."""
-        scores = self.table.scores
-        return scores[CUSTOMER] - max(scores[1:])
-
-    @property
-    def place(self) -> int:
-        """1 + the number of opponents with a higher score."""
-        scores = self.table.scores
-        return 1 + sum(1 for score in scores[1:] if score > scores[CUSTOMER])
-
-    @property
-    def result(self) -> str:
-        return "win" if self.margin > 0 else "tie" if self.margin == 0 else "loss"
+    def standings(self) -> list[int]:
+        return list(self.table.scores)
 
     def awards(self) -> list[str]:
         """The premium hands of the customer's scored lines that carry an award, in order of play."""
@@ -255,7 +228,7 @@ class PokerTilesRound(Round):
         units = rules.result_units(self.margin) + sum(rules.award_units(hand) for hand in awards)
         return Outcome(
             win_credits=units * self.wager.bet_credits,
-            result_code={"win": "W", "tie": "T", "loss": "L"}[self.result] + f"{self.margin:+d}",
+            result_code=result_code(self.margin),
             summary={
                 "result": self.result,
                 "place": self.place,
@@ -269,16 +242,7 @@ class PokerTilesRound(Round):
     def to_record(self) -> dict[str, Any]:
         return seal(self.game.game_id, RECORD_FORMAT, self.wager, self.table.to_record())
 
-    def view(self) -> RoundView:
-        text = ""
-        if self.finished:
-            text = RESULT_TITLES[self.result] + (f" {abs(self.margin)}" if self.margin else "")
-        outcome = self.outcome() if self.finished else None
-        return RoundView.of_played_game(
-            self.game.game_id, self.step, self.wager, outcome, text, self._table()
-        )
-
-    def _table(self) -> dict[str, Any]:
+    def table_view(self) -> dict[str, Any]:
         """The table scene's own data (egm/games/poker_tiles/scene.py reads it)."""
         layout = self.game.layout
         table = self.table

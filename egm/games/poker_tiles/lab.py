@@ -29,7 +29,8 @@ from egm.games.poker_tiles.strategy import (
 )
 from egm.games.poker_tiles.table import RACK
 from egm.lab.adapters import ExactFigure, LabAdapter, LabError
-from egm.lab.stats import Tally, segment_trace
+from egm.lab.board_games import deciding_by, engine_chunk
+from egm.lab.stats import Tally
 from egm.rng import Rng, derive_seed
 
 STRATEGY_METHODS = {
@@ -89,26 +90,7 @@ class PokerTilesLab(LabAdapter):
 
     def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int) -> Tally:
         rules_of(paytable)
-        customer = self._customer(strategy, seed)
-        game = PokerTiles(paytable)
-        wager = game.default_wager(1)
-        rng = Rng.from_seed(seed)
-        tally = Tally()
-        returns = []
-        for _ in range(games):
-            round_ = game.new_round(wager, rng, {})
-            while not round_.finished:
-                turn = game.strategy(round_.table) if customer is None else customer(round_.table)
-                round_.decide(round_.decision_for(turn))
-            outcome = round_.outcome()
-            tally.games += 1
-            tally.stake += wager.stake_credits
-            tally.returns[outcome.win_credits] += 1
-            tally.results[round_.result] += 1
-            tally.awards.update(set(round_.awards()))
-            returns.append(outcome.win_credits)
-        tally.trace = segment_trace(returns)
-        return tally
+        return engine_chunk(PokerTiles(paytable), seed, games, deciding_by(self._customer(strategy, seed)))
 
     def awards(self, paytable: Any) -> tuple[str, ...]:
         """The premium hands with an award in the pay table."""

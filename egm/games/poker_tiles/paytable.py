@@ -33,6 +33,8 @@ from pydantic import Field, model_validator
 
 from egm.cards import RANKS, SUITS, Card
 from egm.config import Strict
+from egm.games.board_game import StakeInUnits
+from egm.games.margin import MarginTier, check_tiers, tier_units
 from egm.games.poker_tiles.hands import HANDS, MAX_LINE
 
 Square = Annotated[list[Annotated[int, Field(ge=0)]], Field(min_length=2, max_length=2)]
@@ -72,14 +74,6 @@ EXAMPLE: dict[str, Any] = {
 }
 
 
-class MarginTier(Strict):
-    """A final margin of at least `min_margin` points pays `pays` units (negative: a loss by at most
-    that much)."""
-
-    min_margin: int
-    pays: int = Field(ge=0)
-
-
 class HandValues(Strict):
     """The base points of each hand (the seed's legend 22); a scored line earns base x multiplier."""
 
@@ -99,7 +93,7 @@ class HandValues(Strict):
         return [getattr(self, name) for name in HANDS]
 
 
-class PokerTilesRules(Strict):
+class PokerTilesRules(StakeInUnits, Strict):
     """Board, seats, short form and pays."""
 
     rows: int = Field(ge=5, le=25)
@@ -133,12 +127,7 @@ class PokerTilesRules(Strict):
         self._check_card_squares()
         if self.opponents_default > self.opponents_max:
             raise ValueError("opponents_default exceeds opponents_max; lower it or raise the maximum")
-        margins = [tier.min_margin for tier in self.result_pays]
-        pays = [tier.pays for tier in self.result_pays]
-        if margins != sorted(set(margins)) or pays != sorted(pays):
-            raise ValueError(
-                "result_pays tiers must list rising min_margin values, each paying at least the one before"
-            )
+        check_tiers(self.result_pays, "result_pays")
         unknown = sorted(set(self.hand_awards) - set(HANDS))
         if unknown:
             raise ValueError(f"hand_awards names {unknown}, which are not hands; "
@@ -164,22 +153,13 @@ class PokerTilesRules(Strict):
                 raise ValueError(f"{card} is marked on the STARTING ZONE centre; keep the centre unmarked")
             seen[(row, col)] = card
 
-    @property
-    def stake_bets(self) -> int:
-        """The stake is `stake_units` bets of B credits (the wager offer, `egm.games.base.WagerOffer`)."""
-        return self.stake_units
-
-    @property
-    def side_bet_limits(self) -> dict[str, int]:
-        return {}  # Poker Tiles has no side bet
-
     def start_squares(self) -> list[list[int]]:
         (row, first), (_, last) = self.start_area
         return [[row, col] for col in range(first, last + 1)]
 
     def result_units(self, margin: int) -> int:
         """Units the result pays: margin = customer score - best opponent score."""
-        return max((tier.pays for tier in self.result_pays if tier.min_margin <= margin), default=0)
+        return tier_units(self.result_pays, margin)
 
     def award_units(self, hand: str) -> int:
         return self.hand_awards.get(hand, 0)

@@ -15,27 +15,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from egm.games.base import play_reference
 from egm.games.poker_tiles.game import CUSTOMER, PokerTiles, move_json
 from egm.games.poker_tiles.table import tile_text
-from egm.rng import Rng
+from egm.games.replay import replay_opening, replay_pays, replay_round
 
 
 def replay_game(paytable: Any, seed: int, opponents: int | None = None) -> dict[str, Any]:
     """Play one game from `seed` with the machine strategy on every seat; the contract's JSON object."""
     game = PokerTiles(paytable)
-    wager = game.default_wager(paytable.header.denominations_cents[0])
-    round_ = game.new_round(wager, Rng.from_seed(seed), {}, opponents=opponents)
-    outcome = play_reference(round_)
+    round_, outcome = replay_round(game, seed, opponents)
     layout, table = game.layout, round_.table
 
     def texts(tiles: list[int]) -> list[str]:
         return [tile_text(code) for code in tiles]
 
     return {
-        "game": game.game_id,
-        "paytable": paytable.id,
-        "seed": seed,
+        **replay_opening(game, seed),
         "board": {
             "rows": layout.rows,
             "cols": layout.cols,
@@ -56,7 +51,5 @@ def replay_game(paytable: Any, seed: int, opponents: int | None = None) -> dict[
         "result": round_.result,
         "margin": round_.margin,
         "place": round_.place,
-        "awards": list(outcome.summary["awards"]),
-        "win_credits": outcome.win_credits,
-        "win_cents": outcome.win_credits * wager.denom_cents,
+        **replay_pays(round_, outcome),
     }

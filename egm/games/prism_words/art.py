@@ -8,6 +8,7 @@ from typing import Any
 import pygame
 
 from egm.games.descriptor import InfoPage
+from egm.video.layout import row_in
 from egm.video.scene import Frame, Resources
 from egm.video.theme import WHITE
 
@@ -35,12 +36,10 @@ def attract(surface: pygame.Surface, res: Resources, rect: pygame.Rect, frame: F
 
 
 def tile(surface: pygame.Surface, res: Resources, rect: pygame.Rect, frame: Frame) -> None:
-    """Four blocks of WHITER, sized to the tile (the menu's tiles narrow as games are added)."""
-    gap = 10
-    size = min(100, (rect.width - 40 - 3 * gap) // 4)
-    left = rect.centerx - (4 * size + 3 * gap) // 2
-    for i, (letter, value) in enumerate(WORD[:4]):
-        _block(surface, res, pygame.Rect(left + i * (size + gap), rect.y + 160, size, size), letter, value)
+    """Four blocks of WHITER across the menu tile's art area, sized to it (tiles narrow as games are
+    added)."""
+    for (letter, value), spot in zip(WORD[:4], row_in(rect, 4, 100, 1.0), strict=True):
+        _block(surface, res, spot, letter, value)
 
 
 def info_pages(paytable: Any) -> list[InfoPage]:

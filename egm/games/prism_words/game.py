@@ -23,7 +23,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, RoundView, Wager
+from egm.games.base import Decision, DecisionRefused, Outcome, Wager
+from egm.games.board_game import BoardGame, BoardRound
+from egm.games.margin import result_code
 from egm.games.prism_words.blocks import FACE_NAMES, LETTERS, STAR, Block, check_block_set, parse_blocks
 from egm.games.prism_words.board import IllegalPlay, Placement
 from egm.games.prism_words.lexicon import AssetError, load_lexicon, read_asset
@@ -35,8 +37,6 @@ from egm.rng import Rng
 
 CUSTOMER = 0
 RECORD_FORMAT = 1
-RESULT_TITLES = {"win": "YOU WIN BY", "tie": "A TIE", "loss": "YOU LOSE BY"}
-
 
 def load_rulebook(rules: PrismWordsRules, paytable_dir: Path) -> Rulebook:
     """The block set and lexicon the pay table names, hash-checked, with its grid and options."""
@@ -72,41 +72,26 @@ def block_json(block: Block) -> dict[str, Any]:
             "star": block.has_star}
 
 
-class PrismWords(Game):
+class PrismWords(BoardGame):
     game_id: ClassVar[str] = "prism-words"
     title: ClassVar[str] = "Prism Words"
-    steps: ClassVar[tuple[str, ...]] = ("play", "complete")
+    machine_strategies = MACHINE_STRATEGIES
+    rules: PrismWordsRules
+    strategy: Strategy
 
     def __init__(self, paytable: Any) -> None:
         super().__init__(paytable)
-        self.rules: PrismWordsRules = paytable.rules
-        strategy = paytable.header.strategy
-        if strategy not in MACHINE_STRATEGIES:
-            raise ValueError(
-                f"pay table strategy '{strategy}' is not a Prism Words machine strategy; "
-                f"use one of {sorted(MACHINE_STRATEGIES)}"
-            )
-        self.strategy: Strategy = MACHINE_STRATEGIES[strategy]
         self.book = load_rulebook(self.rules, Path(paytable.path).parent)
         # Compile (or load from numba's cache) the move generator now, at boot, not during a customer's
         # first game: one generation on the empty grid.
         legal_plays(Table(self.book, 2, 0, range(len(self.book.blocks)), 0))
-
-    def default_wager(self, denom_cents: int) -> Wager:
-        bet = self.paytable.header.default_bet_credits
-        return Wager(bet_credits=bet, stake_credits=bet * self.rules.stake_units, denom_cents=denom_cents)
 
     def new_round(
         self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int], opponents: int | None = None
     ) -> PrismWordsRound:
         """Draw for first, shuffle the bag and draw the bag seed (the round's only randomness), and
         deal. `opponents` defaults to the pay table's `opponents_default`, 1 .. `opponents_max`."""
-        opponents = self.rules.opponents_default if opponents is None else opponents
-        if not 1 <= opponents <= self.rules.opponents_max:
-            raise ValueError(
-                f"this pay table allows 1 to {self.rules.opponents_max} opponents, not {opponents}"
-            )
-        seats = 1 + opponents
+        seats = 1 + self.opponent_count(opponents)
         first_draws, starter = draw_for_first(rng, seats, self.book.blocks)
         bag = list(range(len(self.book.blocks)))
         rng.shuffle(bag)
@@ -144,7 +129,7 @@ def parse_placement(book: Rulebook, item: Any) -> Placement:
     return Placement(row, col, block, side, shown)
 
 
-class PrismWordsRound(Round):
+class PrismWordsRound(BoardRound):
     def __init__(self, game: PrismWords, wager: Wager, first_draws: list[list[list[int]]], table: Table
                  ) -> None:
         self.game = game
@@ -208,14 +193,8 @@ class PrismWordsRound(Round):
             items.append(item)
         return Decision(PLAY, {"placements": items})
 
-    @property
-    def margin(self) -> int:
-        """The customer's score minus the best opponent's."""
-        return self.table.margin(CUSTOMER)
-
-    @property
-    def result(self) -> str:
-        return "win" if self.margin > 0 else "tie" if self.margin == 0 else "loss"
+    def standings(self) -> list[int]:
+        return list(self.table.scores)
 
     def awards(self) -> list[str]:
         """The awards the customer earned, in order of play: one per play with a pattern bonus, one per
@@ -231,7 +210,7 @@ class PrismWordsRound(Round):
         units = rules.units(self.margin, awards)
         return Outcome(
             win_credits=units * self.wager.bet_credits,
-            result_code={"win": "W", "tie": "T", "loss": "L"}[self.result] + f"{self.margin:+d}",
+            result_code=result_code(self.margin),
             summary={
                 "result": self.result,
                 "margin": self.margin,
@@ -245,16 +224,7 @@ class PrismWordsRound(Round):
         return seal(self.game.game_id, RECORD_FORMAT, self.wager,
                     {"first_draws": self.first_draws, **self.table.to_record()})
 
-    def view(self) -> RoundView:
-        text = ""
-        if self.finished:
-            text = RESULT_TITLES[self.result] + (f" {abs(self.margin)}" if self.margin else "")
-        outcome = self.outcome() if self.finished else None
-        return RoundView.of_played_game(
-            self.game.game_id, self.step, self.wager, outcome, text, self._table()
-        )
-
-    def _table(self) -> dict[str, Any]:
+    def table_view(self) -> dict[str, Any]:
         """The table scene's own data (egm/games/prism_words/scene.py reads it)."""
         table, book = self.table, self.game.book
         grid = table.grid

@@ -33,7 +33,8 @@ from egm.games.prism_words.strategy import (
 )
 from egm.games.prism_words.table import AWARDS
 from egm.lab.adapters import ExactFigure, LabAdapter, LabError
-from egm.lab.stats import Tally, segment_trace
+from egm.lab.board_games import deciding_by, engine_chunk
+from egm.lab.stats import Tally
 from egm.rng import Rng, derive_seed
 
 STRATEGY_METHODS = {
@@ -108,27 +109,7 @@ class PrismWordsLab(LabAdapter):
     def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int) -> Tally:
         rules_of(paytable)
         customer = self.customer_strategy(paytable, strategy, seed)
-        game = PrismWords(paytable)
-        wager = game.default_wager(1)
-        rng = Rng.from_seed(seed)
-        tally = Tally()
-        returns = []
-        for _ in range(games):
-            round_ = game.new_round(wager, rng, {})
-            while not round_.finished:
-                if customer is None:
-                    round_.decide(round_.reference_decision())
-                else:
-                    round_.decide(round_.decision_for(customer(round_.table)))
-            outcome = round_.outcome()
-            tally.games += 1
-            tally.stake += wager.stake_credits
-            tally.returns[outcome.win_credits] += 1
-            tally.results[round_.result] += 1
-            tally.awards.update(set(round_.awards()))
-            returns.append(outcome.win_credits)
-        tally.trace = segment_trace(returns)
-        return tally
+        return engine_chunk(PrismWords(paytable), seed, games, deciding_by(customer))
 
     def awards(self, paytable: Any) -> tuple[str, ...]:
         """The awards the pay table pays."""

@@ -21,6 +21,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, model_validator
 
 from egm.config import Strict
+from egm.games.board_game import StakeInUnits
+from egm.games.margin import MarginTier, check_tiers, tier_units
 
 Square = Annotated[list[Annotated[int, Field(ge=0)]], Field(min_length=2, max_length=2)]
 Sha256 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
@@ -49,14 +51,6 @@ EXAMPLE: dict[str, Any] = {
 }
 
 
-class MarginPay(Strict):
-    """A margin of at least `min_margin` points (negative: a loss by at most -min_margin) pays `pays`
-    units."""
-
-    min_margin: int
-    pays: int = Field(ge=0)
-
-
 class Awards(Strict):
     """Units paid for each of the customer's plays that earns the pattern bonus (a 6+ letter word of
     all boxed or all unboxed faces) and for each play of all 6 rack blocks."""
@@ -68,7 +62,7 @@ class Awards(Strict):
         return int(getattr(self, name))
 
 
-class PrismWordsRules(Strict):
+class PrismWordsRules(StakeInUnits, Strict):
     """Board, assets, seats, short form and pays. Rows and columns are numbered from 0, top left."""
 
     rows: int = Field(ge=5, le=21)
@@ -88,7 +82,7 @@ class PrismWordsRules(Strict):
     opponents_default: int = Field(default=1, ge=1, le=3)
     opponents_max: int = Field(default=1, ge=1, le=3)
     stake_units: int = Field(ge=1)
-    result_pays: list[MarginPay] = Field(min_length=1)
+    result_pays: list[MarginTier] = Field(min_length=1)
     awards: Awards = Awards()
 
     @model_validator(mode="after")
@@ -98,26 +92,12 @@ class PrismWordsRules(Strict):
             raise ValueError(f"the centre pocket [{row}, {col}] is off the {self.rows} x {self.cols} grid")
         if self.opponents_default > self.opponents_max:
             raise ValueError("opponents_default exceeds opponents_max; lower it or raise the maximum")
-        margins = [tier.min_margin for tier in self.result_pays]
-        pays = [tier.pays for tier in self.result_pays]
-        if margins != sorted(set(margins)) or pays != sorted(pays):
-            raise ValueError(
-                "result_pays tiers must list rising min_margin values, each paying at least the one before"
-            )
+        check_tiers(self.result_pays, "result_pays")
         return self
-
-    @property
-    def stake_bets(self) -> int:
-        """The stake is `stake_units` bets of B credits (the wager offer, `egm.games.base.WagerOffer`)."""
-        return self.stake_units
-
-    @property
-    def side_bet_limits(self) -> dict[str, int]:
-        return {}  # Prism Words has no side bet
 
     def result_units(self, margin: int) -> int:
         """Units the result pays: margin = customer score - best opponent score."""
-        return max((tier.pays for tier in self.result_pays if tier.min_margin <= margin), default=0)
+        return tier_units(self.result_pays, margin)
 
     def units(self, margin: int, awards: list[str]) -> int:
         """Units a game pays: the result's tier plus each award earned that the pay table pays."""

@@ -16,23 +16,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from egm.games.base import play_reference
 from egm.games.prism_words.game import CUSTOMER, PrismWords, move_json
-from egm.rng import Rng
+from egm.games.replay import replay_opening, replay_pays, replay_round
 
 
 def replay_game(paytable: Any, seed: int, opponents: int | None = None, denom_cents: int | None = None
                 ) -> dict[str, Any]:
     """Play one game from `seed` with the machine strategy on every seat; the contract's JSON object."""
     game = PrismWords(paytable)
-    wager = game.default_wager(denom_cents or paytable.header.denominations_cents[0])
-    round_ = game.new_round(wager, Rng.from_seed(seed), {}, opponents=opponents)
-    outcome = play_reference(round_)
+    round_, outcome = replay_round(game, seed, opponents, denom_cents)
     book, table = game.book, round_.table
     return {
-        "game": game.game_id,
-        "paytable": paytable.id,
-        "seed": seed,
+        **replay_opening(game, seed),
         "board": {"rows": book.rows, "cols": book.cols, "centre": list(book.centre)},
         "blocks": [block.to_json() for block in book.blocks],
         "lexicon_sha256": book.lexicon.sha256,
@@ -46,8 +41,6 @@ def replay_game(paytable: Any, seed: int, opponents: int | None = None, denom_ce
         "customer_seat": CUSTOMER,
         "result": round_.result,
         "margin": round_.margin,
-        "awards": list(outcome.summary["awards"]),
-        "win_credits": outcome.win_credits,
-        "win_cents": outcome.win_credits * wager.denom_cents,
+        **replay_pays(round_, outcome),
     }
 

@@ -7,25 +7,14 @@ from collections.abc import Callable
 
 from egm.games.prism_words.descriptor import DESCRIPTOR
 from egm.games.prism_words.scene import face_rect, square_rect
-from egm.video import snap
-from egm.video.layout import grid
-from egm.video.scenes.game_select import TILES_RECT
-from egm.video.screenshot import credit
+from egm.video.screenshot import auto_play_to_end, start_from_menu
 from egm.video.session import Session
-
-
-def _start(s: Session) -> None:
-    """Credit the cabinet, then touch PLAY on the Prism Words tile of the game menu."""
-    credit(s)
-    games = snap.games(s.cabinet.snapshot())
-    tile = grid(TILES_RECT, len(games), 1, gap=60)[games.index(DESCRIPTOR.id)]
-    s.click(tile.centerx, tile.bottom - 95)  # the tile's PLAY button
 
 
 def _play(s: Session) -> None:
     """Start a game, let AUTO PLAY make the customer's first two plays, then stage a block: its face
     tapped on the rack and a square next to the words (the play being made, not yet sent)."""
-    _start(s)
+    start_from_menu(s, DESCRIPTOR.id)
     for _ in range(2):
         s.key("h")
     table = s.cabinet.round.view().table
@@ -36,14 +25,7 @@ def _play(s: Session) -> None:
     s.click(*face_rect(1, 1).center)
 
 
-def _complete(s: Session) -> None:
-    """Play a whole game with AUTO PLAY (the reference decision), the result on the table."""
-    _start(s)
-    while s.state == f"game.{DESCRIPTOR.id}.play":
-        s.key("h")
-
-
 RECIPES: dict[str, Callable[[Session], None]] = {
     "prism-words-play": _play,
-    "prism-words-complete": _complete,
+    "prism-words-complete": lambda s: auto_play_to_end(s, DESCRIPTOR.id),
 }

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from egm.games.margin import margin_of
 from egm.games.prism_words.blocks import BLOCK_COUNT, Block
 from egm.games.prism_words.board import Grid, IllegalPlay, Placement, ScoredPlay, score_play
 from egm.games.prism_words.lexicon import Lexicon
@@ -196,7 +197,7 @@ class Table:
 
     def margin(self, seat: int) -> int:
         """The seat's score minus the best other seat's."""
-        return self.scores[seat] - max(score for other, score in enumerate(self.scores) if other != seat)
+        return margin_of([self.scores[seat]] + [s for other, s in enumerate(self.scores) if other != seat])
 
     def awards(self, seat: int) -> list[str]:
         """The awards the seat's plays earned, in order of play: one per play with a pattern bonus,

@@ -9,6 +9,7 @@ import pygame
 
 from egm.games.descriptor import InfoPage
 from egm.games.property.scene import GROUP_COLOURS, PAPER
+from egm.video.layout import row_in
 from egm.video.scene import Frame, Resources
 from egm.video.theme import WHITE
 
@@ -17,13 +18,21 @@ DEED_GROUPS = ("dark_blue", "dark_blue", "red", "pink", "yellow")
 
 
 def _deed(surface: pygame.Surface, res: Resources, rect: pygame.Rect, name: str, group: str) -> None:
+    """A title deed of any size: its words fitted to it, and cut at its edge when it is very small."""
+    kit, clip = res.kit, surface.get_clip()
+    surface.set_clip(rect.clip(clip))
     pygame.draw.rect(surface, PAPER, rect, border_radius=8)
-    band = pygame.Rect(rect.x + 8, rect.y + 8, rect.width - 16, rect.height // 4)
+    pad = min(8, rect.width // 12)
+    band = pygame.Rect(rect.x + pad, rect.y + pad, rect.width - 2 * pad, rect.height // 4)
     pygame.draw.rect(surface, GROUP_COLOURS[group], band, border_radius=4)
-    res.kit.text(surface, "TITLE DEED", band.center, 16, WHITE, bold=True, anchor="center")
-    for k, word in enumerate(name.upper().split()):
-        res.kit.text(surface, word, (rect.centerx, band.bottom + 24 + 26 * k), 20, (20, 20, 24), bold=True,
-                     anchor="center")
+    kit.text(surface, "TITLE DEED", band.center, kit.fit("TITLE DEED", band.width - 4, 16, True), WHITE,
+             bold=True, anchor="center")
+    words = name.upper().split()
+    size = min(kit.fit(word, rect.width - 8, 20, True) for word in words)  # one size for the name
+    for k, word in enumerate(words):
+        at = (rect.centerx, band.bottom + rect.height * (12 + 13 * k) // 100)
+        kit.text(surface, word, at, size, (20, 20, 24), bold=True, anchor="center")
+    surface.set_clip(clip)
 
 
 def attract(surface: pygame.Surface, res: Resources, rect: pygame.Rect, frame: Frame) -> None:
@@ -38,9 +47,9 @@ def attract(surface: pygame.Surface, res: Resources, rect: pygame.Rect, frame: F
 
 
 def tile(surface: pygame.Surface, res: Resources, rect: pygame.Rect, frame: Frame) -> None:
-    for i in range(3):
-        _deed(surface, res, pygame.Rect(rect.centerx - 190 + i * 130, rect.y + 150, 120, 168), DEEDS[i],
-              DEED_GROUPS[i])
+    """Three title deeds across the menu tile's art area, sized to it."""
+    for i, spot in enumerate(row_in(rect, 3, 120, 1.4)):
+        _deed(surface, res, spot, DEEDS[i], DEED_GROUPS[i])
 
 
 def info_pages(paytable: Any) -> list[InfoPage]:

@@ -39,7 +39,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from egm.games.base import Decision, DecisionRefused, Game, Outcome, Round, RoundView, Wager
+from egm.games.base import Decision, DecisionRefused, Outcome, Wager
+from egm.games.board_game import BoardGame, BoardRound
+from egm.games.margin import result_text
 from egm.games.property.board import Board
 from egm.games.property.paytable import PropertyRules
 from egm.games.property.strategy import MACHINE_STRATEGIES, ReserveStrategy
@@ -49,7 +51,6 @@ from egm.rng import Rng
 
 CUSTOMER = 0
 RECORD_FORMAT = 1
-RESULT_TITLES = {"win": "YOU WIN BY", "tie": "A TIE", "loss": "YOU LOSE BY"}
 LOG_EVENTS = 12  # the latest events the view carries for the table's log
 SPACE_ACTIONS = ("build", "sell_building", "mortgage", "unmortgage")
 ALLOWED = {
@@ -65,28 +66,19 @@ def draw_game_seed(rng: Rng) -> int:
     return int.from_bytes(rng.read(8), "little") >> 1
 
 
-class PropertyGame(Game):
+class PropertyGame(BoardGame):
     game_id: ClassVar[str] = "property"
     title: ClassVar[str] = "Property"
-    # The cabinet's game states only move forward, so the round is "play" until it is complete; what
-    # the customer is asked now ("turn", "jail", "buy", "auction") is `PropertyRound.awaiting`.
-    steps: ClassVar[tuple[str, ...]] = ("play", "complete")
+    # The round is "play" until it is complete (BoardGame.steps); what the customer is asked now
+    # ("turn", "jail", "buy", "auction") is `PropertyRound.awaiting`.
+    machine_strategies = MACHINE_STRATEGIES
+    rules: PropertyRules
+    strategy: ReserveStrategy
 
     def __init__(self, paytable: Any) -> None:
         super().__init__(paytable)
-        self.rules: PropertyRules = paytable.rules
-        strategy = paytable.header.strategy
-        if strategy not in MACHINE_STRATEGIES:
-            raise ValueError(f"pay table strategy '{strategy}' is not a Property machine strategy; "
-                             f"use one of {sorted(MACHINE_STRATEGIES)}")
-        self.strategy: ReserveStrategy = MACHINE_STRATEGIES[strategy]
         self.board = Board(self.rules)
         self.spaces = [self.board.space_json(i) for i in range(len(self.board.names))]  # for the scene
-
-    def default_wager(self, denom_cents: int) -> Wager:
-        bet = self.paytable.header.default_bet_credits
-        return Wager(bet_credits=bet, stake_credits=self.wager_offer().stake_credits(bet, {}),
-                     denom_cents=denom_cents)
 
     def new_round(self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int],
                   opponents: int | None = None, log: bool = True) -> PropertyRound:
@@ -94,11 +86,7 @@ class PropertyGame(Game):
         first decision. `opponents` defaults to the pay table's `opponents_default`; `log=False`
         (the lab) keeps no event log."""
         self.check_wager(wager)
-        opponents = self.rules.opponents_default if opponents is None else opponents
-        if not 1 <= opponents <= self.rules.opponents_max:
-            raise ValueError(f"this pay table allows 1 to {self.rules.opponents_max} opponents, "
-                             f"not {opponents}")
-        return PropertyRound(self, wager, draw_game_seed(rng), opponents, log)
+        return PropertyRound(self, wager, draw_game_seed(rng), self.opponent_count(opponents), log)
 
     def restore(self, record: Mapping[str, Any]) -> PropertyRound:
         opened = open_record(record, self.game_id, RECORD_FORMAT)
@@ -109,7 +97,7 @@ class PropertyGame(Game):
         return round_
 
 
-class PropertyRound(Round):
+class PropertyRound(BoardRound):
     def __init__(self, game: PropertyGame, wager: Wager, seed: int, opponents: int,
                  log: bool = True) -> None:
         self.game = game
@@ -257,15 +245,8 @@ class PropertyRound(Round):
     def net_worths(self) -> list[int]:
         return [0 if seat.bankrupt else self.table.net_worth(s) for s, seat in enumerate(self.table.seats)]
 
-    @property
-    def place(self) -> int:
-        worths = self.net_worths()
-        return 1 + sum(1 for worth in worths[1:] if worth > worths[CUSTOMER])
-
-    @property
-    def margin(self) -> int:
-        worths = self.net_worths()
-        return worths[CUSTOMER] - max(worths[1:])
+    def standings(self) -> list[int]:
+        return self.net_worths()
 
     def awards(self) -> list[str]:
         table = self.table
@@ -275,11 +256,6 @@ class PropertyRound(Round):
         if any(all(table.owner[s] == CUSTOMER for s in group) for group in table.board.groups):
             awards.append("monopoly")
         return [name for name in awards if getattr(self.game.rules.awards, name)]
-
-    @property
-    def result(self) -> str:
-        margin = self.margin
-        return "win" if margin > 0 else "tie" if margin == 0 else "loss"
 
     def outcome(self) -> Outcome:
         if not self.finished:
@@ -300,14 +276,8 @@ class PropertyRound(Round):
         return seal(self.game.game_id, RECORD_FORMAT, self.wager,
                     {"seed": self.seed, "opponents": self.opponents, "decisions": list(self.decisions)})
 
-    def view(self) -> RoundView:
-        text = ""
-        if self.finished:
-            text = RESULT_TITLES[self.result] + (f" ${abs(self.margin):,}" if self.margin else "")
-        outcome = self.outcome() if self.finished else None
-        return RoundView.of_played_game(
-            self.game.game_id, self.step, self.wager, outcome, text, self.table_view()
-        )
+    def result_line(self) -> str:
+        return result_text(self.margin, f"${abs(self.margin):,}")  # the margin is dollars of net worth
 
     def table_view(self) -> dict[str, Any]:
         """The table scene's own data (egm/games/property/scene.py reads it)."""

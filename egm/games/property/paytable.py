@@ -26,6 +26,8 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from egm.config import PROJECT_ROOT, Strict
+from egm.games.board_game import StakeInUnits
+from egm.games.margin import MarginTier, check_tiers, tier_units
 
 BOARD_SIZE = 40
 DECK_SIZE = 16
@@ -111,14 +113,6 @@ class CardSpec(Strict):
         return self
 
 
-class MarginPay(Strict):
-    """A margin of at least `min_margin` dollars (negative: behind by at most that much) pays `pays`
-    units."""
-
-    min_margin: int
-    pays: int = Field(ge=0)
-
-
 class Awards(Strict):
     """Units paid once per game: `hotel` if the customer built a hotel, `monopoly` if the customer ends
     the game holding a whole colour group."""
@@ -135,7 +129,7 @@ class ShortForm(Strict):
     quick_start_deeds: int = Field(default=0, ge=0, le=7)
 
 
-class PropertyRules(Strict):
+class PropertyRules(StakeInUnits, Strict):
     board: list[SpaceSpec] = Field(min_length=BOARD_SIZE, max_length=BOARD_SIZE)
     chance: list[CardSpec] = Field(min_length=DECK_SIZE, max_length=DECK_SIZE)
     community_chest: list[CardSpec] = Field(min_length=DECK_SIZE, max_length=DECK_SIZE)
@@ -153,7 +147,7 @@ class PropertyRules(Strict):
     opponents_max: int = Field(default=1, ge=1, le=3)
     stake_units: int = Field(ge=1)
     place_pays: list[int] = Field(min_length=2, max_length=4)
-    margin_pays: list[MarginPay] = Field(min_length=1)
+    margin_pays: list[MarginTier]  # margins in dollars of net worth = Field(min_length=1)
     awards: Awards = Awards()
 
     @model_validator(mode="after")
@@ -183,28 +177,15 @@ class PropertyRules(Strict):
             raise ValueError(f"place_pays needs one pay per place: {1 + self.opponents_max} entries")
         if self.place_pays != sorted(self.place_pays, reverse=True) or any(p < 0 for p in self.place_pays):
             raise ValueError("place_pays must not rise from first place down, and none may be negative")
-        margins = [tier.min_margin for tier in self.margin_pays]
-        pays = [tier.pays for tier in self.margin_pays]
-        if margins != sorted(set(margins)) or pays != sorted(pays):
-            raise ValueError("margin_pays tiers must list rising min_margin values, each paying at least "
-                             "the one before")
+        check_tiers(self.margin_pays, "margin_pays")
         titles = sum(1 for space in self.board if space.kind in TITLE_KINDS)
         if self.short_form.quick_start_deeds * (1 + self.opponents_max) > titles:
             raise ValueError("the quick-start deal needs more title cards than the board has")
         return self
 
-    @property
-    def stake_bets(self) -> int:
-        """The stake is `stake_units` bets of B credits (the cabinet's wager offer)."""
-        return self.stake_units
-
-    @property
-    def side_bet_limits(self) -> dict[str, int]:
-        return {}  # Property has no side bet
-
     def margin_units(self, margin: int) -> int:
         """Units the margin tier pays (margin = customer net worth - best opponent's, dollars)."""
-        return max((tier.pays for tier in self.margin_pays if tier.min_margin <= margin), default=0)
+        return tier_units(self.margin_pays, margin)
 
 
 def example_rules() -> dict[str, Any]:

@@ -18,19 +18,15 @@ from typing import Any
 
 from egm.games.property.board import HOTEL
 from egm.games.property.game import CUSTOMER, PropertyGame
-from egm.rng import Rng
+from egm.games.replay import replay_opening, replay_pays, replay_round
 
 
 def replay_game(paytable: Any, seed: int, opponents: int | None = None,
                 denom_cents: int | None = None) -> dict[str, Any]:
     """Play one game from the cabinet seed `seed` with the machine strategy on every seat."""
     game = PropertyGame(paytable)
-    wager = game.default_wager(denom_cents or paytable.header.denominations_cents[0])
-    round_ = game.new_round(wager, Rng.from_seed(seed), {}, opponents=opponents)
-    while not round_.finished:
-        round_.decide(round_.reference_decision())
+    round_, outcome = replay_round(game, seed, opponents, denom_cents)
     table, board = round_.table, game.board
-    outcome = round_.outcome()
     worths = round_.net_worths()
     final = []
     for s, seat in enumerate(table.seats):
@@ -44,9 +40,7 @@ def replay_game(paytable: Any, seed: int, opponents: int | None = None,
                       "bankrupt": seat.bankrupt})
     short_form = game.rules.short_form
     return {
-        "game": game.game_id,
-        "paytable": paytable.id,
-        "seed": seed,
+        **replay_opening(game, seed),
         "game_seed": round_.seed,
         "customer_seat": CUSTOMER,
         "seats": len(table.seats),
@@ -61,7 +55,5 @@ def replay_game(paytable: Any, seed: int, opponents: int | None = None,
         "result": round_.result,
         "place": round_.place,
         "margin": round_.margin,
-        "awards": list(outcome.summary["awards"]),
-        "win_credits": outcome.win_credits,
-        "win_cents": outcome.win_credits * wager.denom_cents,
+        **replay_pays(round_, outcome),
     }

@@ -14,6 +14,7 @@ from egm.video import snap
 from egm.video.layout import CONTENT_RECT
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.scenes import game_scene
+from egm.video.scenes.clock_setting import ClockSetting
 from egm.video.theme import AMBER, CABINET, CYAN, GOLD, GREEN, LIGHT_GREY, RED, WHITE, money, panel
 from egm.video.widgets import Button, draw_all, hit
 
@@ -52,9 +53,14 @@ class OperatorScene(Scene):
         self.tables: dict[str, Scene] = {}
         self.picture: tuple[tuple[Any, ...], pygame.Surface] | None = None
         self.events_laid_out: tuple[tuple[int, str], list[list[list[str]]]] | None = None
+        self.clock_setting = ClockSetting()  # the SETTINGS page's date and time row
 
     def enter(self, frame: Frame) -> None:
         self.tab, self.recall_index, self.confirm, self.page = "meters", 0, False, 0
+        self.clock_setting.reset()
+
+    def update(self, frame: Frame) -> None:
+        self.clock_setting.update(frame)
 
     def buttons(self, frame: Frame) -> list[Button]:
         out = [
@@ -88,7 +94,9 @@ class OperatorScene(Scene):
                 out.append(Button("rom_check", "RUN ROM\nCHECK", pygame.Rect(1500, 600, 340, 120), "on"))
         elif self.tab == "settings":
             for i, (name, _, _, nxt) in enumerate(service(frame).get("settings", [])):
-                if name and nxt is not None:
+                if name == "date_time":
+                    out += self.clock_setting.buttons(frame, BODY.y + 78 + i * 56)
+                elif name and nxt is not None:
                     rect = pygame.Rect(1560, BODY.y + 78 + i * 56, 260, 50)
                     out.append(Button(f"set:{name}:{nxt}", "CHANGE", rect, "on"))
         elif self.tab == "ram_clear":
@@ -114,6 +122,9 @@ class OperatorScene(Scene):
         action = button.action
         if action in TABS:
             self.tab, self.confirm, self.page = action, False, 0
+            self.clock_setting.reset()
+        elif action.startswith("clock:"):
+            return self.clock_setting.press(action, frame)
         elif action == "page_older":
             self.page = min(self.page + 1, self.pages(frame) - 1)
         elif action == "page_newer":
@@ -215,7 +226,9 @@ class OperatorScene(Scene):
             pages: list[list[list[str]]] = [[]]
             used = 0
             for e in log:
-                text = f"{str(e.get('at', ''))[:19]}  {e.get('kind', '')}: {e.get('message', '')}"
+                # the sequence number orders the log, whatever the times say (the clock may be set back)
+                text = (f"#{e.get('seq', '')}  {str(e.get('at', ''))[:19]}  {e.get('kind', '')}: "
+                        f"{e.get('message', '')}")
                 parts = kit.wrap(text, TEXT_W, EVENT_SIZE)
                 need = len(parts) * EVENT_STEP + EVENT_STEP // 4
                 if pages[-1] and used + need > room:
@@ -279,10 +292,13 @@ class OperatorScene(Scene):
     def _draw_settings(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit
         self._title(surface, "SETTINGS (each change is logged with its old and new value)")
-        for i, (_, label, value, _) in enumerate(service(frame).get("settings", [])):
+        for i, (name, label, value, _) in enumerate(service(frame).get("settings", [])):
             y = BODY.y + 88 + i * 56
             kit.text(surface, label, (BODY.x + 30, y), 28, LIGHT_GREY)
-            kit.text(surface, value, (BODY.x + 760, y), 28, WHITE, bold=True)
+            if name == "date_time":  # its fields are buttons
+                self.clock_setting.draw(surface, kit, BODY.x + 30, y, value)
+            else:
+                kit.text(surface, value, (BODY.x + 760, y), 28, WHITE, bold=True)
 
     def _draw_pools(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit

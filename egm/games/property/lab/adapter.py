@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from egm.games.property.board import Board
-from egm.games.property.game import PropertyGame, PropertyRound
+from egm.games.property.game import PropertyGame
 from egm.games.property.lab.markov import landing_check
 from egm.games.property.paytable import PropertyRules
 from egm.games.property.strategy import (
@@ -34,7 +34,8 @@ from egm.games.property.strategy import (
     RandomStrategy,
 )
 from egm.lab.adapters import ExactFigure, LabAdapter, LabError
-from egm.lab.stats import Tally, segment_trace
+from egm.lab.board_games import Decide, engine_chunk, reference_decision
+from egm.lab.stats import Tally
 from egm.rng import Rng, derive_seed
 
 LANDING_SEED = 3  # the walks' seed: the check is part of the certified figures, so it is fixed
@@ -82,27 +83,7 @@ class PropertyLab(LabAdapter):
 
     def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int) -> Tally:
         rules_of(paytable)
-        if strategy not in STRATEGY_METHODS:
-            raise LabError(f"Property has no strategy '{strategy}'; use {sorted(STRATEGY_METHODS)}")
-        customer = (RandomStrategy(Rng.from_seed(derive_seed(seed, "random-player")))
-                    if strategy == RANDOM_STRATEGY else MACHINE_STRATEGIES[strategy])
-        game = PropertyGame(paytable)
-        wager = game.default_wager(1)
-        rng = Rng.from_seed(seed)
-        tally = Tally()
-        returns = []
-        for _ in range(games):
-            round_ = game.new_round(wager, rng, {}, log=False)
-            play_out(round_, customer)
-            outcome = round_.outcome()
-            tally.games += 1
-            tally.stake += wager.stake_credits
-            tally.returns[outcome.win_credits] += 1
-            tally.results[round_.result] += 1
-            tally.awards.update(outcome.summary["awards"])
-            returns.append(outcome.win_credits)
-        tally.trace = segment_trace(returns)
-        return tally
+        return engine_chunk(PropertyGame(paytable), seed, games, customer_decision(strategy, seed), log=False)
 
     def awards(self, paytable: Any) -> tuple[str, ...]:
         awards = rules_of(paytable).awards
@@ -140,9 +121,12 @@ class PropertyLab(LabAdapter):
                            f"in units, x bet {bet}")
 
 
-def play_out(round_: PropertyRound, customer: Any) -> None:
-    """Play the customer's seat with `customer` until the game ends."""
-    reference = customer is MACHINE_STRATEGIES[MACHINE_STRATEGY]
-    while not round_.finished:
-        decision = round_.reference_decision() if reference else round_.strategy_decision(customer)
-        round_.decide(decision)
+def customer_decision(strategy: str, seed: int) -> Decide:
+    """The customer's seat under `strategy` (the random player on a stream of its own, from `seed`)."""
+    if strategy not in STRATEGY_METHODS:
+        raise LabError(f"Property has no strategy '{strategy}'; use {sorted(STRATEGY_METHODS)}")
+    if strategy == MACHINE_STRATEGY:
+        return reference_decision
+    customer = (RandomStrategy(Rng.from_seed(derive_seed(seed, "random-player")))
+                if strategy == RANDOM_STRATEGY else MACHINE_STRATEGIES[strategy])
+    return lambda round_: round_.strategy_decision(customer)

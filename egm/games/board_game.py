@@ -1,0 +1,108 @@
+"""What the board games' `Game` and `Round` classes share (Poker Grid, Poker Tiles, Prism Words,
+Property).
+
+The customer (seat 0) plays against machine opponents. The opponents play the machine strategy the
+pay table names (`[paytable] strategy`), one of the game's own `machine_strategies`; a pay table that
+names another is refused when the game is built, so a cabinet never plays a strategy its RTP was not
+certified for. The stake is `stake_units` bets of B credits, with no side bet (the pay-table model's
+`StakeInUnits`). The round ends with a standing per seat; the customer's result is its margin over
+the best opponent (egm.games.margin), and the view the shell reads is built from it and the game's
+own table data.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from egm.games.base import Game, Round, RoundView, Wager
+from egm.games.margin import margin_of, place_of, result_of, result_text
+
+
+class StakeInUnits:
+    """A board game's pay-table model (mixed into it, before `Strict`): the stake is its `stake_units`
+    bets of B credits, and no side bet is offered (the wager offer, `egm.games.base.WagerOffer`)."""
+
+    @property
+    def stake_bets(self) -> int:
+        return self.stake_units  # type: ignore[attr-defined, no-any-return]  # the model's field
+
+    @property
+    def side_bet_limits(self) -> dict[str, int]:
+        return {}
+
+
+class BoardGame(Game):
+    """A `Game` against machine opponents on the pay table's machine strategy (`self.strategy`)."""
+
+    # One step until the game is over: the machine opponents move inside the round, and the cabinet's
+    # game states only move forward, so what the customer is asked is the game's own table data.
+    steps: ClassVar[tuple[str, ...]] = ("play", "complete")
+    machine_strategies: ClassVar[Mapping[str, Any]]  # strategy name -> the strategy the opponents play
+
+    def __init__(self, paytable: Any) -> None:
+        super().__init__(paytable)
+        self.rules = paytable.rules
+        name = paytable.header.strategy
+        if name not in self.machine_strategies:
+            raise ValueError(
+                f"pay table strategy '{name}' is not a {self.title} machine strategy; "
+                f"use one of {sorted(self.machine_strategies)}"
+            )
+        self.strategy = self.machine_strategies[name]
+
+    def default_wager(self, denom_cents: int) -> Wager:
+        bet = self.paytable.header.default_bet_credits
+        return Wager(bet_credits=bet, stake_credits=bet * self.rules.stake_bets, denom_cents=denom_cents)
+
+    def opponent_count(self, asked: int | None) -> int:
+        """The opponents of a new round: `asked`, or the pay table's `opponents_default` when None;
+        ValueError unless 1 to `opponents_max`."""
+        opponents = self.rules.opponents_default if asked is None else asked
+        if not 1 <= opponents <= self.rules.opponents_max:
+            raise ValueError(
+                f"this pay table allows 1 to {self.rules.opponents_max} opponents, not {opponents}"
+            )
+        return opponents
+
+
+class BoardRound(Round):
+    """A round of a board game: `game` and `wager` are set by the game's round; the result is the
+    customer's margin of the final standings."""
+
+    game: BoardGame
+    wager: Wager
+
+    @abstractmethod
+    def standings(self) -> list[int]:
+        """Each seat's standing, the customer's first (the scores; Property's net worths)."""
+
+    @abstractmethod
+    def table_view(self) -> dict[str, Any]:
+        """The game's own data for its table scene (`RoundView.table`)."""
+
+    @property
+    def margin(self) -> int:
+        """The customer's standing minus the best opponent's."""
+        return margin_of(self.standings())
+
+    @property
+    def place(self) -> int:
+        """1 + the number of opponents standing higher."""
+        return place_of(self.standings())
+
+    @property
+    def result(self) -> str:
+        return result_of(self.margin)
+
+    def result_line(self) -> str:
+        """The line the table shows once the game is over, e.g. "YOU WIN BY 12"."""
+        return result_text(self.margin)
+
+    def view(self) -> RoundView:
+        outcome = self.outcome() if self.finished else None
+        text = self.result_line() if self.finished else ""
+        return RoundView.of_played_game(
+            self.game.game_id, self.step, self.wager, outcome, text, self.table_view()
+        )
