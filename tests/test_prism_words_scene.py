@@ -138,3 +138,32 @@ def test_screenshot_recipes_reach_the_table(signed_tree, tmp_path: Path, name: s
         assert s.render().get_size() == (1920, 1080)
     finally:
         s.close()
+
+
+def test_one_name_per_seat_in_the_scores_the_moves_and_the_end() -> None:
+    """Each seat has one name on the table: the scores' header names the customer YOU and the
+    opponent MACHINE, and so do the list of the last moves and the end's rack adjustments."""
+    pygame.init()
+    game = PrismWords(example_paytable())
+    round_ = game.new_round(game.default_wager(1), Rng.from_seed(2), {})
+    scene = PrismWordsScene(Resources.create())
+    surface = pygame.Surface((1920, 1080))
+    seen_machine_move = False
+    while True:
+        view = round_.view()
+        frame = Frame({"state": f"game.prism-words.{round_.step}", "game": {"view": view, "number": 1}}, 0.0)
+        scene.enter(frame)
+        scene.res.kit.drawn.clear()
+        scene.draw(surface, frame)
+        drawn = list(scene.res.kit.drawn)
+        assert {"YOU", "YOU *"} & set(drawn) and {"MACHINE", "MACHINE *"} & set(drawn)  # the scores
+        assert not [text for text in drawn if "SEAT" in text]
+        moves = [text for text in drawn if ": " in text and not text.startswith("RACKS")]
+        assert all(text.split(": ")[0] in ("YOU", "MACHINE") for text in moves), moves
+        seen_machine_move |= any(text.startswith("MACHINE: ") for text in moves)
+        if round_.finished:
+            adjust = view.table["end_adjustments"]
+            assert f"RACKS LEFT: YOU {adjust[0]:+d}, MACHINE {adjust[1]:+d}" in drawn
+            break
+        round_.decide(round_.reference_decision())
+    assert seen_machine_move

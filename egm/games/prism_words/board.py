@@ -114,6 +114,13 @@ class Grid:
         self.side[square] = placement.side
         self.block[square] = placement.block
 
+    def copy(self) -> Grid:
+        """An independent copy (a strategy's look-ahead plays on it)."""
+        other = Grid(self.rows, self.cols, self.centre)
+        other.letter, other.value = list(self.letter), list(self.value)
+        other.side, other.block = list(self.side), list(self.block)
+        return other
+
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Copies of the letter, numeral and side of every square, as the move generator takes them."""
         return (np.array(self.letter, np.int64), np.array(self.value, np.int64),

@@ -30,13 +30,12 @@ from egm.games.prism_words.blocks import FACE_NAMES, LETTERS, STAR, Block, check
 from egm.games.prism_words.board import IllegalPlay, Placement
 from egm.games.prism_words.lexicon import AssetError, load_lexicon, read_asset
 from egm.games.prism_words.paytable import PrismWordsRules
-from egm.games.prism_words.strategy import MACHINE_STRATEGIES, Choice, Strategy, legal_plays
+from egm.games.prism_words.strategy import MACHINE_STRATEGIES, Choice, Strategy, apply_choice, legal_plays
 from egm.games.prism_words.table import EXCHANGE, PASS, PLAY, Move, Rulebook, Table, draw_for_first
 from egm.games.record import open_record, seal
 from egm.rng import Rng
 
 CUSTOMER = 0
-AWARDS = ("pattern_bonus", "depleted_rack")
 RECORD_FORMAT = 1
 
 def load_rulebook(rules: PrismWordsRules, paytable_dir: Path) -> Rulebook:
@@ -145,11 +144,7 @@ class PrismWordsRound(BoardRound):
 
     def apply(self, seat: int, choice: Choice) -> Move:
         """Make a strategy's (or the customer's) move for `seat`; IllegalPlay when refused."""
-        if choice.kind == PLAY:
-            return self.table.play(seat, choice.placements)
-        if choice.kind == EXCHANGE:
-            return self.table.exchange(seat)
-        return self.table.pass_turn(seat)
+        return apply_choice(self.table, seat, choice)
 
     def _machine_turns(self) -> None:
         """Play the machine opponents until the customer is to move or the game is over."""
@@ -205,22 +200,14 @@ class PrismWordsRound(BoardRound):
         """The awards the customer earned, in order of play: one per play with a pattern bonus, one per
         depleted rack (only those the pay table pays)."""
         pays = self.game.rules.awards
-        earned = []
-        for move in self.table.moves:
-            if move.seat != CUSTOMER or move.play is None:
-                continue
-            if any(word.pattern_bonus for word in move.play.words):
-                earned.append("pattern_bonus")
-            if move.play.rack_bonus:
-                earned.append("depleted_rack")
-        return [award for award in earned if pays.for_award(award)]
+        return [award for award in self.table.awards(CUSTOMER) if pays.for_award(award)]
 
     def outcome(self) -> Outcome:
         if not self.finished:
             raise RuntimeError("the game is not over yet; the outcome exists once it has ended")
         rules = self.game.rules
         awards = self.awards()
-        units = rules.result_units(self.margin) + sum(rules.awards.for_award(award) for award in awards)
+        units = rules.units(self.margin, awards)
         return Outcome(
             win_credits=units * self.wager.bet_credits,
             result_code=result_code(self.margin),

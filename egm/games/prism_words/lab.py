@@ -1,9 +1,11 @@
-"""Prism Words in the lab: simulation of the customer's seat under three strategies.
+"""Prism Words in the lab: simulation of the customer's seat under four strategies.
 
 * `prism-greedy/1` (the reference): the customer's seat plays the machine strategy, like the
   opponents (egm.games.prism_words.strategy).
-* `prism-pays/1` (the best available): the reference's search, valuing each award a play earns as 10
-  points, so it plays for the pay table rather than for points alone.
+* `prism-endgame/1` (the best available): the reference until the bag holds 6 blocks or fewer, then
+  a search of the rest of the game for what the pay table pays (egm.games.prism_words.endgame).
+* `prism-pays/1` (the former best available, still runnable by name): the reference valuing each
+  award a play earns as 10 points.
 * `random` (the lower bound): a uniformly random legal play each turn, from a stream derived from
   the chunk seed, separate from the deal, so the deals are the reference run's.
 
@@ -17,9 +19,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from egm.games.prism_words.game import AWARDS, PrismWords
+from egm.games.prism_words.endgame import ENDGAME_STRATEGY, endgame_player
+from egm.games.prism_words.game import PrismWords
 from egm.games.prism_words.paytable import PrismWordsRules
 from egm.games.prism_words.strategy import (
+    MACHINE_STRATEGIES,
     MACHINE_STRATEGY,
     PAYS_STRATEGY,
     RANDOM_STRATEGY,
@@ -27,6 +31,7 @@ from egm.games.prism_words.strategy import (
     pays_move,
     random_player,
 )
+from egm.games.prism_words.table import AWARDS
 from egm.lab.adapters import ExactFigure, LabAdapter, LabError
 from egm.lab.board_games import deciding_by, engine_chunk
 from egm.lab.stats import Tally
@@ -40,9 +45,20 @@ STRATEGY_METHODS = {
         "blocks' keep values, or their end-of-game cost when no draw remains) is made; with no play, an "
         "exchange (or a pass when the bag is empty). Integer arithmetic; deterministic given the deal."
     ),
+    ENDGAME_STRATEGY: (
+        "Best available: the reference until the bag holds 6 blocks or fewer; then, heads-up, it plays "
+        "out the 8 plays of the highest reference value (and, once the bag is empty, passing) to the "
+        "end, the opponent on the published machine strategy and itself on the reference, and makes "
+        "the one whose lines pay the most (margin tier plus awards), then the larger margin. The "
+        "opponent's rack is inferred: with the bag empty it is exactly the blocks neither on the grid "
+        "nor on the seat's rack; before that, 8 deals of those blocks between the opponent's rack and "
+        "the bag are drawn from the strategy's own stream (derived from the chunk seed). It never "
+        "reads another rack or the bag."
+    ),
     PAYS_STRATEGY: (
-        "Best available: the reference's search and leave, playing for the pay table rather than for "
-        "points alone: each award a play earns (a word with the pattern bonus, a depleted rack) adds "
+        "Former best available (no stronger than the reference, measured): the reference's search and "
+        "leave, playing for the pay table rather than for points alone: each award a play earns (a "
+        "word with the pattern bonus, a depleted rack) adds "
         "10 points to its value, about what a unit of pay is worth in margin. It never looks at another "
         "rack or the bag."
     ),
@@ -63,21 +79,27 @@ def rules_of(paytable: Any) -> PrismWordsRules:
 class PrismWordsLab(LabAdapter):
     game_id = "prism-words"
     reference_strategy = MACHINE_STRATEGY
-    best_strategy = PAYS_STRATEGY
+    best_strategy = ENDGAME_STRATEGY
     lower_strategy = RANDOM_STRATEGY
     strategy_methods = STRATEGY_METHODS
     # The shipped pay table needs about 3,300 games for a 95% half-width of 0.2 points (sigma 0.058);
-    # the reference engine plays about 16 games a CPU-second, so 4,000 take about 2 minutes on 2 cores.
+    # the reference engine plays about 15 games a CPU-second, so 4,000 take about 2 minutes on 2 cores.
+    # The best-available strategy searches the last turns (about 5 games a CPU-second): 1,000 games, a
+    # half-width of about 0.36 points, take about 2 minutes more (docs/prism-words.md, Certification).
     games_default = 4_000
-    best_games_default = 2_000
+    best_games_default = 1_000
+    best_games_default_half_width = 0.4
 
     def chunk_games(self, strategy: str) -> int:
         return 50
 
-    def _customer(self, strategy: str, seed: int) -> Strategy | None:
+    def customer_strategy(self, paytable: Any, strategy: str, seed: int) -> Strategy | None:
         """The customer seat's strategy; None for the reference (the round's own reference decision)."""
         if strategy == MACHINE_STRATEGY:
             return None
+        if strategy == ENDGAME_STRATEGY:
+            return endgame_player(rules_of(paytable), MACHINE_STRATEGIES[paytable.header.strategy],
+                                  Rng.from_seed(derive_seed(seed, "endgame-player")))
         if strategy == PAYS_STRATEGY:
             return pays_move
         if strategy == RANDOM_STRATEGY:
@@ -86,7 +108,7 @@ class PrismWordsLab(LabAdapter):
 
     def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int) -> Tally:
         rules_of(paytable)
-        customer = self._customer(strategy, seed)
+        customer = self.customer_strategy(paytable, strategy, seed)
         return engine_chunk(PrismWords(paytable), seed, games, deciding_by(customer))
 
     def awards(self, paytable: Any) -> tuple[str, ...]:

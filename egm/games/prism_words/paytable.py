@@ -98,3 +98,7 @@ class PrismWordsRules(StakeInUnits, Strict):
     def result_units(self, margin: int) -> int:
         """Units the result pays: margin = customer score - best opponent score."""
         return tier_units(self.result_pays, margin)
+
+    def units(self, margin: int, awards: list[str]) -> int:
+        """Units a game pays: the result's tier plus each award earned that the pay table pays."""
+        return self.result_units(margin) + sum(self.awards.for_award(award) for award in awards)

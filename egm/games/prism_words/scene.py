@@ -37,6 +37,12 @@ INK = (30, 24, 16)
 STAR_FACE = (255, 226, 140)
 
 
+def seat_names(seats: int) -> list[str]:
+    """Each seat's one name on the table (scores, moves, end): the customer YOU, an opponent MACHINE
+    (numbered when there are several)."""
+    return ["YOU"] + [f"MACHINE {i}" if seats > 2 else "MACHINE" for i in range(1, seats)]
+
+
 def square_rect(row: int, col: int) -> pygame.Rect:
     return pygame.Rect(BOARD_X + col * CELL, BOARD_Y + row * CELL, CELL - 4, CELL - 4)
 
@@ -276,7 +282,7 @@ class PrismWordsScene(Scene):
         kit = self.res.kit
         panel(surface, SCORES)
         scores = view.get("scores", [])
-        names = ["YOU"] + [f"MACHINE {i}" if len(scores) > 2 else "MACHINE" for i in range(1, len(scores))]
+        names = seat_names(len(scores))
         for i, (name, score) in enumerate(zip(names, scores, strict=False)):
             x = SCORES.x + 24 + i * 260
             turn = view.get("turn") == i and view.get("step") == "play"
@@ -297,8 +303,9 @@ class PrismWordsScene(Scene):
                 kit.text(surface, letter, rect.center, 40, INK, bold=True, anchor="center")
             return
         y = WORDS.y + 16
+        names = seat_names(len(view.get("scores", [])))
         for move in view.get("last_moves", [])[-5:]:
-            who = "YOU" if move["seat"] == 0 else f"SEAT {move['seat']}"
+            who = names[move["seat"]]
             if move["kind"] != "play":
                 kit.text(surface, f"{who}: {move['kind'].upper()}", (WORDS.x + 20, y), 28, LIGHT_GREY)
                 y += 40
@@ -314,7 +321,8 @@ class PrismWordsScene(Scene):
         if result:
             title = {"win": "YOU WIN", "tie": "TIE", "loss": "MACHINE WINS"}[result]
             adjust = view.get("end_adjustments") or []
-            kit.text(surface, f"RACKS LEFT: {', '.join(f'{a:+d}' for a in adjust)}",
+            racks = ", ".join(f"{name} {a:+d}" for name, a in zip(names, adjust, strict=False))
+            kit.text(surface, f"RACKS LEFT: {racks}",
                      (WORDS.centerx, WORDS.bottom - 80), 28, LIGHT_GREY, anchor="midbottom")
             kit.text(surface, title, (WORDS.centerx, WORDS.bottom - 20), 56, GOLD, bold=True,
                      anchor="midbottom")

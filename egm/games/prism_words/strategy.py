@@ -1,4 +1,5 @@
-"""How a seat chooses its move: the machine strategy, and the lab's random and lookahead players.
+"""How a seat chooses its move: the machine strategy, and the lab's random and award-seeking players
+(the lab's best-available strategy, which searches the end of the game, is `endgame.py`).
 
 Every strategy sees only what its seat may see: its own rack and the grid (never another rack or
 the bag's order; the bag's size and the turns left are public), and all are pure functions of that,
@@ -17,10 +18,11 @@ letter, scored by the rules' four phases.
    left to right, rack order).
 3. With no legal play: exchange the rack while the bag holds blocks, else pass.
 
-`prism-pays/1` (the lab's best-available strategy): `prism-greedy/1` playing for the pay table rather
-than for points alone: a play that earns an award (a word with the pattern bonus, a depleted rack)
-is valued 10 points higher for each, about what a unit of pay is worth in margin. Same search, same
-cost.
+`prism-pays/1` (the lab's former best-available strategy, kept for comparison): `prism-greedy/1`
+playing for the pay table rather than for points alone: a play that earns an award (a word with
+the pattern bonus, a depleted rack) is valued 10 points higher for each, about what a unit of pay
+is worth in margin. Same search, same cost; measured no stronger than the reference
+(docs/prism-words.md, Certification).
 
 `random` (the lab's lower bound): a uniformly random legal play from the strategy's own random
 stream; with none, exchange (or pass) as above.
@@ -36,7 +38,7 @@ import numpy as np
 from egm.games.prism_words import movegen
 from egm.games.prism_words.blocks import LETTERS, letter_text
 from egm.games.prism_words.board import Placement
-from egm.games.prism_words.table import EXCHANGE, PASS, PLAY, Table
+from egm.games.prism_words.table import EXCHANGE, PASS, PLAY, Move, Table
 from egm.rng import Rng
 
 MACHINE_STRATEGY = "prism-greedy/1"
@@ -148,6 +150,15 @@ def leave_values(table: Table, rack: list[int]) -> np.ndarray:
                          np.int64)
     unbalanced = (kept.sum(axis=1) >= 2) & (((kept @ vowel) == 0) | ((kept @ consonant) == 0))
     return kept @ keep + UNBALANCED * unbalanced
+
+
+def apply_choice(table: Table, seat: int, choice: Choice) -> Move:
+    """Make a strategy's (or the customer's) move for `seat` on `table`; IllegalPlay when refused."""
+    if choice.kind == PLAY:
+        return table.play(seat, choice.placements)
+    if choice.kind == EXCHANGE:
+        return table.exchange(seat)
+    return table.pass_turn(seat)
 
 
 def _no_play(table: Table) -> Choice:

@@ -24,12 +24,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from egm.games.margin import margin_of
 from egm.games.prism_words.blocks import BLOCK_COUNT, Block
 from egm.games.prism_words.board import Grid, IllegalPlay, Placement, ScoredPlay, score_play
 from egm.games.prism_words.lexicon import Lexicon
 from egm.rng import Rng, derive_seed
 
 PLAY, EXCHANGE, PASS = "play", "exchange", "pass"
+AWARDS = ("pattern_bonus", "depleted_rack")
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,19 @@ class Table:
         self.played_out: int | None = None
         self.end_adjustments = [0] * seats
 
+    def copy(self) -> Table:
+        """An independent copy of the game as it stands, to play a line ahead on (a strategy's
+        look-ahead): the same rules, the grid, racks, bag and scores copied."""
+        other = Table.__new__(Table)
+        other.__dict__.update(self.__dict__)
+        other.bag = list(self.bag)
+        other.grid = self.grid.copy()
+        other.racks = [list(rack) for rack in self.racks]
+        other.scores = list(self.scores)
+        other.moves = list(self.moves)
+        other.end_adjustments = list(self.end_adjustments)
+        return other
+
     def _refill(self, seat: int) -> None:
         while len(self.racks[seat]) < self.book.rack_size and self.bag:
             self.racks[seat].append(self.bag.pop(0))
@@ -179,6 +194,23 @@ class Table:
         else:
             self.turn = (seat + 1) % self.seats
         return move
+
+    def margin(self, seat: int) -> int:
+        """The seat's score minus the best other seat's."""
+        return margin_of([self.scores[seat]] + [s for other, s in enumerate(self.scores) if other != seat])
+
+    def awards(self, seat: int) -> list[str]:
+        """The awards the seat's plays earned, in order of play: one per play with a pattern bonus,
+        one per depleted rack."""
+        earned = []
+        for move in self.moves:
+            if move.seat != seat or move.play is None:
+                continue
+            if any(word.pattern_bonus for word in move.play.words):
+                earned.append("pattern_bonus")
+            if move.play.rack_bonus:
+                earned.append("depleted_rack")
+        return earned
 
     def rack_numerals(self, seat: int) -> int:
         return sum(self.book.blocks[block].numeral_sum for block in self.racks[seat])
