@@ -11,6 +11,7 @@ import pytest
 
 from egm.config import PROJECT_ROOT, load_cabinet_config
 from egm.events import PlayerDecision, StartGame
+from egm.games import descriptors, game_class
 from egm.games.base import Game, Wager
 from egm.games.dragon_poker.game import DragonPoker, load_default_paytable
 from egm.games.poker_grid.game import PokerGrid
@@ -115,6 +116,15 @@ def test_a_game_never_deals_an_unoffered_wager_outside_the_cabinet_either(
 ) -> None:
     with pytest.raises(ValueError, match=reason):
         real_games()[game_id].new_round(wager, Rng.from_seed(1), {})
+
+
+@pytest.mark.parametrize("game_id", list(descriptors()))
+def test_every_game_refuses_to_deal_a_bet_its_pay_table_does_not_offer(game_id: str) -> None:
+    """Every installed game, not only the two above: a round is never dealt for an unoffered bet."""
+    game = game_class(game_id)(load_paytable(PROJECT_ROOT / "paytables" / f"{game_id}.toml"))
+    unoffered = max(game.wager_offer().bets_credits) + 1
+    with pytest.raises(ValueError, match=f"a bet of {unoffered} credits is not offered"):
+        game.new_round(bet(unoffered, unoffered), Rng.from_seed(1), {})
 
 
 def test_the_shell_offers_exactly_the_pay_tables_bets(signed_tree: Any, tmp_path: Path) -> None:

@@ -91,6 +91,7 @@ class PrismWords(BoardGame):
     ) -> PrismWordsRound:
         """Draw for first, shuffle the bag and draw the bag seed (the round's only randomness), and
         deal. `opponents` defaults to the pay table's `opponents_default`, 1 .. `opponents_max`."""
+        self.check_wager(wager)
         seats = 1 + self.opponent_count(opponents)
         first_draws, starter = draw_for_first(rng, seats, self.book.blocks)
         bag = list(range(len(self.book.blocks)))
