@@ -73,6 +73,7 @@ def example_paytable(**game: object) -> SimpleNamespace:
         "lexicon_sha256": sha256_of(LEXICON_FILE),
         **game,
     })
-    header = SimpleNamespace(strategy=MACHINE_STRATEGY, default_bet_credits=1, denominations_cents=[1])
+    header = SimpleNamespace(strategy=MACHINE_STRATEGY, default_bet_credits=1, denominations_cents=[1],
+                             bets_credits=[1, 2, 5])
     return SimpleNamespace(id="prism-words-test", header=header, rules=rules,
                            path=PROJECT_ROOT / "paytables" / "prism-words.toml")
