@@ -61,6 +61,7 @@ def child_config(manifest: Path, acceptor_port: str, printer_port: str) -> Cabin
     """The shipped cabinet config, every installed game, the devices on the soak's simulators."""
     base = load_cabinet_config().model_dump()
     base["denomination_cents"] = DENOMINATION_CENTS
+    base["player_denominations_cents"] = []  # the soak plays the accounting denomination only
     base["rom"] = {"manifest": str(manifest), "trusted_keys": [str(DEV_KEY.with_suffix(".pub"))]}
     base["devices"]["bill_acceptor"] = {"backend": "serial", "protocol": "id003", "port": acceptor_port}
     base["devices"]["printer"] = {"backend": "serial", "protocol": "tcl", "port": printer_port}
