@@ -117,6 +117,14 @@ def test_bet_levels_survive_a_power_cut_and_a_ram_clear_returns_to_the_pay_table
     assert again.bet_levels(GAME_ID) == (100, 200)
 
 
+def test_sas_reports_the_largest_enabled_bet_as_the_max_bet(tmp_path: Path) -> None:
+    cabinet = booted(tmp_path)
+    assert cabinet._machine_id()[2 + 6] == 200  # 0x1F's max bet: the pay table's largest stake
+    operator_menu(cabinet)
+    assert cabinet.handle(SetBetLevels(GAME_ID, (100,))).accepted
+    assert cabinet._machine_id()[2 + 6] == 100  # now the largest the player may bet
+
+
 # --- jurisdiction --------------------------------------------------------------------------------------
 @pytest.fixture
 def jurisdictions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
