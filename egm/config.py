@@ -151,9 +151,13 @@ def load_cabinet_config(path: Path | str | None = None) -> CabinetConfig:
     return load_model(path or DEFAULT_CABINET_CONFIG, CabinetConfig)
 
 
+def all_jurisdictions() -> list[str]:
+    """The jurisdictions known, by file name in config/jurisdictions."""
+    return sorted(p.stem for p in (CONFIG_DIR / "jurisdictions").glob("*.toml"))
+
+
 def load_jurisdiction(name: str) -> JurisdictionConfig:
     path = CONFIG_DIR / "jurisdictions" / f"{name}.toml"
     if not JURISDICTION_NAME.fullmatch(name) or not path.is_file():
-        known = sorted(p.stem for p in (CONFIG_DIR / "jurisdictions").glob("*.toml"))
-        raise ConfigError(f"unknown jurisdiction '{name}'; choose one of {known}")
+        raise ConfigError(f"unknown jurisdiction '{name}'; choose one of {all_jurisdictions()}")
     return load_model(path, JurisdictionConfig)

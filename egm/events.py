@@ -138,6 +138,25 @@ class SetDateTime:
 
 
 @dataclass(frozen=True)
+class SetBetLevels:
+    """Operator menu only, between games: the bet levels (credits) one game offers the player, a
+    subset of its pay table's bets_credits with at least one level; the event log records the old and
+    the new levels, and wager memory keeps them across power cuts."""
+
+    game_id: str
+    levels: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SetJurisdiction:
+    """Operator menu only, with nothing owed to a player: the jurisdiction whose rules the cabinet
+    follows, by file name in config/jurisdictions; logged with the old and the new one, kept in wager
+    memory across power cuts."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class RunRomCheck:
     """Operator menu only: verify the program and pay-table ROM now."""
 

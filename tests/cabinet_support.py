@@ -128,7 +128,8 @@ class DrawGame(Game):
 def draw_games() -> dict[str, Game]:
     header = SimpleNamespace(denominations_cents=[1], bets_credits=[100, 200], max_win_cents=10**9)
     rules = SimpleNamespace(stake_bets=1, side_bet_limits={})
-    return {GAME_ID: DrawGame(SimpleNamespace(id="test-draw-v1", header=header, rules=rules))}
+    paytable = SimpleNamespace(id="test-draw-v1", sha256="0" * 64, header=header, rules=rules)
+    return {GAME_ID: DrawGame(paytable)}
 
 
 def spine_config(**changes: Any) -> CabinetConfig:

@@ -35,7 +35,7 @@ INPUTS = {  # every input the cabinet handles, and the part that owns it
         "RamClear",
         "RunRomCheck",
     },
-    "SettingsPart": {"ChangeSetting", "SetDateTime"},
+    "SettingsPart": {"ChangeSetting", "SetDateTime", "SetBetLevels", "SetJurisdiction"},
     "HostPart": {"HostPoll", "HostAcknowledged", "HostLinkChanged"},
     "Cabinet": {"ButtonChanged"},
 }

@@ -25,6 +25,7 @@ from egm.rng import Rng, derive_seed
 
 from .core import CabinetPart
 from .pool_meters import pool_meters_after
+from .settings import levels_text
 
 
 def seeded_rng(seed: int) -> Callable[[int], Rng]:
@@ -105,13 +106,17 @@ class PlayPart(CabinetPart):
                 ", nor in any other this cabinet offers; call an attendant"
             return self._refuse(event, f"{game.title} is not played in {format_denomination(denom)} credits"
                                        f"{instead}.")
-        wager = event.wager or game.default_wager(denom)
+        levels = self.bet_levels(game_id)
+        wager = event.wager or game.wager_for(game.opening_bet(levels, denom), denom)
         if wager.denom_cents != denom:
             return self._refuse(event, f"The bet is in {format_denomination(wager.denom_cents)} credits but "
                                        f"the denomination is {format_denomination(denom)}; bet again.")
         refusal = game.refuse_wager(wager)  # before any money moves: the pay table decides what is offered
         if refusal is not None:
             return self._refuse(event, refusal)
+        if wager.bet_credits not in levels:  # and the operator which of its bets this cabinet offers
+            return self._refuse(event, f"A bet of {wager.bet_credits:,} credits is not offered on this "
+                                       f"machine; bet {levels_text(levels)} credits.")
         stake_cents = wager.stake_credits * denom
         if stake_cents > self.credits_cents:
             return self._refuse(

@@ -68,7 +68,7 @@ class ServicePart(CabinetPart):
     def _ram_clear(self, event: RamClear) -> Result:
         if not self._allowed("ram_clear"):
             return self._not_now(event, "a RAM clear (operator menu only)")
-        owed = self._owed_before_ram_clear()
+        owed = self._owed_to_player()
         if owed:
             return self._refuse(event, f"RAM clear refused: settle {' and '.join(owed)} first.")
         final, clock = self._final_meters(), self._kept_clock()
@@ -100,9 +100,10 @@ class ServicePart(CabinetPart):
         self._settle()
         return ACCEPTED
 
-    def _owed_before_ram_clear(self) -> list[str]:
-        """What a RAM clear would wipe that belongs to a player: each names what to settle first. A
-        RAM-error or accounting-error tilt's memory cannot be trusted, so it cannot hold the clear back."""
+    def _owed_to_player(self) -> list[str]:
+        """What belongs to a player and would be wiped by a RAM clear (or judged under other rules by a
+        change of jurisdiction): each names what to settle first. A RAM-error or accounting-error tilt's
+        memory cannot be trusted, so it cannot hold the clear back."""
         memory = self.memory
         if memory is None or self._ram_error or memory.get("accounting_error"):
             return []  # the clear is the only way out of these tilts; its log entry keeps the final meters

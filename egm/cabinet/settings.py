@@ -18,22 +18,38 @@ logs the old and the new value.
   the cabinet's clock, not an accounting value). The log keeps its order by sequence number, so a
   clock set back makes later entries carry earlier times, never reorders them; the change's entry
   says so. Tickets keep the expiry date printed on them: a clock set forward may put an unredeemed
-  ticket past it (the entry counts them), a clock set back gives it longer.
+  ticket past it (the entry counts them), a clock set back gives it longer;
+* the bet levels of each game (`SetBetLevels`, "bet_levels": {game id: [credits]}): a subset of its
+  pay table's bets_credits, at least one; changed only between games. A disabled level is refused
+  when a game starts, before any money moves, and the shell's BET ONE and MAX BET offer only the
+  enabled ones. Levels kept that a new pay table no longer offers are dropped (none left: all of the
+  pay table's);
+* the jurisdiction (`SetJurisdiction`, "jurisdiction": a file name in config/jurisdictions): changed
+  only with nothing owed to a player (the conditions of a RAM clear). Its rules follow at once: the
+  hand-pay limit, credit limit, recall depth. A kept limit above the new jurisdiction's most is
+  clamped to it in the same transaction, logged as its own change. The cabinet holds no certified RTP
+  per pay table (the lab certifies off the cabinet), so the change's entry names every installed pay
+  table's id and hash for the regulator to match against the lab's verdict for the new jurisdiction.
+  A kept jurisdiction whose file is gone falls back to the configuration's at power-up.
 """
 
 from __future__ import annotations
 
 import calendar
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from egm.events import ACCEPTED, ChangeSetting, Result, SetDateTime
+from egm.config import ConfigError, JurisdictionConfig, all_jurisdictions, load_jurisdiction
+from egm.events import ACCEPTED, ChangeSetting, Result, SetBetLevels, SetDateTime, SetJurisdiction
 from egm.memory.store import Transaction
 from egm.money import format_cents
 
 from .core import CabinetPart
 
 CLOCK_OFFSET = "clock_offset_us"  # the set time minus the system clock's, in wager memory's settings
+BET_LEVELS = "bet_levels"  # {game id: [credits, ...]}, the levels each game offers, in the settings
+JURISDICTION = "jurisdiction"  # the jurisdiction's file name, in the settings
 YEARS = range(2000, 2100)  # the years a ticket, the log and the SAS date (MMDDYYYY) all write
 SETTINGS = ("denomination_cents", "hand_pay_limit_cents", "credit_limit_cents", "volume_percent")
 LABELS = {
@@ -55,6 +71,24 @@ def setting_text(name: str, value: int) -> str:
     if name == "credit_limit_cents" and value == 0:
         return "none"
     return format_cents(value)
+
+
+def listed(words: Sequence[str]) -> str:
+    """Words as a sentence lists them.
+
+    >>> listed(["generic", "nevada", "tight"]), listed(["generic"])
+    ('generic, nevada and tight', 'generic')
+    """
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
+def levels_text(levels: Sequence[int]) -> str:
+    """Bet levels as the service page, the log and a refusal write them.
+
+    >>> levels_text((1, 2, 10))
+    '1, 2 and 10'
+    """
+    return listed([f"{b:,}" for b in levels])
 
 
 def date_time_text(when: datetime) -> str:
@@ -86,7 +120,8 @@ def date_problem(year: int, month: int, day: int, hour: int, minute: int) -> str
 
 
 class SettingsPart(CabinetPart):
-    """Handles ChangeSetting; applies the kept settings at power-up and after each change."""
+    """Handles ChangeSetting, SetDateTime, SetBetLevels and SetJurisdiction; applies the kept settings
+    at power-up and after each change."""
 
     _file_config: Any = None
     _file_jurisdiction: Any = None
@@ -104,19 +139,38 @@ class SettingsPart(CabinetPart):
     @property
     def default_denomination_cents(self) -> int:
         """The denomination shown until the player chooses one: the operator's, else the config's."""
-        kept = self.memory.get("settings", {}) if self.memory is not None and not self._ram_error else {}
-        return int(kept.get("denomination_cents", self.config.denomination_cents))
+        return int(self._kept().get("denomination_cents", self.config.denomination_cents))
 
     @property
     def credit_limit_cents(self) -> int:
         """The credit limit in force (0: none): the cabinet's where set, else the jurisdiction's."""
         return self.config.credit_limit_cents or self.jurisdiction.credit_limit_cents
 
+    def bet_levels(self, game_id: str) -> tuple[int, ...]:
+        """The bet levels (credits) the game offers the player now, smallest first: the operator's
+        where kept (those its pay table still offers), else all its pay table's."""
+        offered = self.games[game_id].bets_offered()
+        kept = set(self._kept().get(BET_LEVELS, {}).get(game_id, ()))
+        return tuple(b for b in offered if b in kept) or offered
+
     def settings(self) -> dict[str, int]:
         return {name: self.setting(name) for name in SETTINGS}
 
     def snapshot(self) -> dict[str, Any]:
-        return {**super().snapshot(), "settings": self.settings(), "date_time": self.clock.now().isoformat()}
+        return {**super().snapshot(), "settings": self.settings(), "date_time": self.clock.now().isoformat(),
+                JURISDICTION: self.config.jurisdiction, "jurisdiction_name": self.jurisdiction.name,
+                BET_LEVELS: {gid: list(self.bet_levels(gid)) for gid in self.games}}
+
+    def _kept(self) -> dict[str, Any]:
+        """The settings kept in wager memory (none while it cannot be read)."""
+        return self.memory.get("settings", {}) if self.memory is not None and not self._ram_error else {}
+
+    def _keep(self, change: Any) -> Result:
+        """Commit a setting's change (one transaction), then apply the settings."""
+        if not self._commit(change):
+            return Result(False, self._tilt_detail())
+        self._apply_settings()
+        return ACCEPTED
 
     def _change_setting(self, event: ChangeSetting) -> Result:
         if self.state != "audit":
@@ -137,10 +191,93 @@ class SettingsPart(CabinetPart):
             tx.log("setting_changed", f"{label} changed from {setting_text(event.name, old)} to "
                    f"{setting_text(event.name, event.value)}.", setting=event.name, old=old, new=event.value)
 
-        if not self._commit(change):
-            return Result(False, self._tilt_detail())
-        self._apply_settings()
-        return ACCEPTED
+        return self._keep(change)
+
+    def _set_bet_levels(self, event: SetBetLevels) -> Result:
+        if self.state != "audit":
+            return self._not_now(event, "changing the bet levels (operator menu only)")
+        game = self.games.get(event.game_id)
+        if game is None:
+            return self._refuse(event, f"There is no game {event.game_id} on this cabinet; choose "
+                                       f"{', '.join(self.games)}.")
+        offered, levels = game.bets_offered(), tuple(sorted(set(event.levels)))
+        if not levels:
+            return self._refuse(event, f"At least one bet level of {game.title} must stay enabled.")
+        if not set(levels) <= set(offered):
+            wrong = [b for b in levels if b not in offered]
+            return self._refuse(event, f"The pay table of {game.title} offers bets of {levels_text(offered)} "
+                                       f"credits, not {levels_text(wrong)}.")
+        if self.round is not None:
+            return self._refuse(event, "The bet levels change only between games: close the operator menu "
+                                       "and finish the game in progress.")
+        old, kept = self.bet_levels(event.game_id), self._kept()
+        if levels == old:
+            return ACCEPTED
+
+        def change(tx: Transaction) -> None:
+            games = {**kept.get(BET_LEVELS, {}), event.game_id: list(levels)}
+            tx.set("settings", {**kept, BET_LEVELS: games})
+            tx.log("setting_changed", f"Bet levels of {game.title} changed from {levels_text(old)} to "
+                   f"{levels_text(levels)} credits.", setting=BET_LEVELS, game=event.game_id,
+                   old=list(old), new=list(levels))
+
+        return self._keep(change)
+
+    def _set_jurisdiction(self, event: SetJurisdiction) -> Result:
+        if self.state != "audit":
+            return self._not_now(event, "changing the jurisdiction (operator menu only)")
+        known = all_jurisdictions()
+        if event.name not in known:
+            return self._refuse(event, f"There is no jurisdiction called {event.name}; choose "
+                                       f"{listed(known)}.")
+        owed = self._owed_to_player()
+        if owed:
+            return self._refuse(event, "The jurisdiction changes only when nothing is owed to a player: "
+                                       f"settle {' and '.join(owed)} first.")
+        if event.name == self.config.jurisdiction:
+            return ACCEPTED
+        try:
+            new = load_jurisdiction(event.name)
+        except ConfigError as exc:
+            return self._refuse(event, f"The jurisdiction {event.name} cannot be read: {exc}.")
+        old, lowered = self.jurisdiction, self._limits_lowered_for(new)
+        kept = {**self._kept(), **{name: now for name, (_, now) in lowered.items()}, JURISDICTION: event.name}
+        hand_pay = kept.get("hand_pay_limit_cents", new.hand_pay_limit_cents)
+        own_credit = kept.get("credit_limit_cents", self._file_config.credit_limit_cents)
+        credit = own_credit or new.credit_limit_cents
+        limits = {"hand_pay_limit_cents": [old.hand_pay_limit_cents, hand_pay],
+                  "credit_limit_cents": [self.credit_limit_cents, credit],
+                  "recall_depth": [old.recall_depth, new.recall_depth]}
+        paytables = [{"game": gid, "id": game.paytable.id, "sha256": game.paytable.sha256}
+                     for gid, game in self.games.items()]
+        installed = ", ".join(p["id"] for p in paytables)
+        message = (f"Jurisdiction changed from {old.name} to {new.name}: hand-pay limit "
+                   f"{format_cents(old.hand_pay_limit_cents)} to {format_cents(hand_pay)}, credit limit "
+                   f"{setting_text('credit_limit_cents', self.credit_limit_cents)} to "
+                   f"{setting_text('credit_limit_cents', credit)}, recall depth {old.recall_depth} to "
+                   f"{new.recall_depth} games. Installed pay tables: {installed}; the "
+                   f"cabinet holds no certified RTP, so match them against the lab's verdict for {new.name}.")
+
+        def change(tx: Transaction) -> None:
+            tx.set("settings", kept)
+            tx.log("setting_changed", message, setting=JURISDICTION, old=self.config.jurisdiction,
+                   new=event.name, limits=limits, paytables=paytables)
+            for name, (was, now) in lowered.items():
+                tx.log("setting_changed", f"{LABELS[name]} lowered from {setting_text(name, was)} to "
+                       f"{setting_text(name, now)}, the most {new.name} allows.",
+                       setting=name, old=was, new=now, reason=JURISDICTION)
+
+        return self._keep(change)
+
+    def _limits_lowered_for(self, new: JurisdictionConfig) -> dict[str, tuple[int, int]]:
+        """The operator's limits above the new jurisdiction's most, each (set, the most): they are
+        clamped to it, so the change never leaves a limit the regulator does not allow."""
+        kept, lowered = self._kept(), {}
+        if kept.get("hand_pay_limit_cents", 0) > new.hand_pay_limit_cents:
+            lowered["hand_pay_limit_cents"] = (kept["hand_pay_limit_cents"], new.hand_pay_limit_cents)
+        if new.credit_limit_cents and self.config.credit_limit_cents > new.credit_limit_cents:
+            lowered["credit_limit_cents"] = (self.config.credit_limit_cents, new.credit_limit_cents)
+        return lowered
 
     def _set_date_time(self, event: SetDateTime) -> Result:
         if self.state != "audit":
@@ -174,10 +311,7 @@ class SettingsPart(CabinetPart):
             tx.log(kind, message, setting="date_time", old=old.isoformat(), new=new.isoformat(),
                    set_back=new < old, tickets_now_expired=expired)
 
-        if not self._commit(change):
-            return False
-        self._apply_settings()
-        return True
+        return self._keep(change).accepted
 
     def _tickets_expired_by(self, old: datetime, new: datetime) -> int:
         """Unredeemed tickets within their expiry date by the old time and past it by the new."""
@@ -187,7 +321,7 @@ class SettingsPart(CabinetPart):
                    if t["status"] == "issued" and now > t["expires_at"] >= was)
 
     def _setting_problem(self, name: str, value: int) -> str | None:
-        limit = self._file_jurisdiction or self.jurisdiction
+        limit = self._rules(self._kept())[1]
         if name == "denomination_cents":
             offers = [set(g.wager_offer().denominations_cents) for g in self.games.values()]
             offered = set.intersection(*offers) if offers else set()
@@ -212,22 +346,38 @@ class SettingsPart(CabinetPart):
         """The configuration files' values with the kept settings over them."""
         if self._file_config is None:
             self._file_config, self._file_jurisdiction = self.config, self.jurisdiction
-        kept = self.memory.get("settings", {}) if self.memory is not None and not self._ram_error else {}
-        config, jurisdiction = self._file_config, self._file_jurisdiction
+        kept = self._kept()
+        config = self._file_config
+        name, jurisdiction = self._rules(kept)
         update: dict[str, Any] = {
             k: kept[k] for k in ("credit_limit_cents",) if k in kept  # the denomination: see its property
         }
+        update["jurisdiction"] = name
         if "volume_percent" in kept:
             update["audio"] = config.audio.model_copy(update={"volume": kept["volume_percent"] / 100})
         self.config = config.model_copy(update=update)
         self.jurisdiction = jurisdiction.model_copy(
             update={k: kept[k] for k in ("hand_pay_limit_cents",) if k in kept}
         )
+        if self.memory is not None:
+            self.memory.recall_depth = self.jurisdiction.recall_depth
         self.clock.offset = timedelta(microseconds=kept.get(CLOCK_OFFSET, 0))
+
+    def _rules(self, kept: dict[str, Any]) -> tuple[str, JurisdictionConfig]:
+        """The jurisdiction in force, by file name, and its own rules (before the operator's limits):
+        the kept one while its file can be read, else the configuration's."""
+        name = kept.get(JURISDICTION)
+        if name is not None:
+            try:
+                return name, load_jurisdiction(name)
+            except ConfigError:
+                pass  # its file is gone or broken: the configuration's jurisdiction applies
+        return self._file_config.jurisdiction, self._file_jurisdiction
 
     def _kept_clock(self) -> dict[str, int]:
         """The date and time setting as kept, to carry across a RAM clear."""
-        kept = self.memory.get("settings", {}) if self.memory is not None and not self._ram_error else {}
+        kept = self._kept()
         return {CLOCK_OFFSET: kept[CLOCK_OFFSET]} if CLOCK_OFFSET in kept else {}
 
-    handlers = {ChangeSetting: _change_setting, SetDateTime: _set_date_time}
+    handlers = {ChangeSetting: _change_setting, SetDateTime: _set_date_time, SetBetLevels: _set_bet_levels,
+                SetJurisdiction: _set_jurisdiction}

@@ -15,7 +15,7 @@ which the game can be shown again.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -303,6 +303,12 @@ class Game(ABC):
     def bets_offered(self) -> tuple[int, ...]:
         """The bets (credits) the pay table offers, smallest first: the only ones the shell offers."""
         return tuple(sorted(self.paytable.header.bets_credits))
+
+    def opening_bet(self, levels: Sequence[int], denom_cents: int) -> int:
+        """The bet a player starts at among the bet levels the operator enabled (`levels`, some of
+        `bets_offered`): the default wager's while enabled, else the smallest enabled."""
+        default = self.default_wager(denom_cents).bet_credits
+        return default if default in levels else min(levels)
 
     def wager_for(self, bet_credits: int, denom_cents: int) -> Wager:
         """The wager for a bet of `bet_credits`: the default wager scaled to that bet (side bets too).

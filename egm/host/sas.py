@@ -216,13 +216,13 @@ class HostPart(TitoPart, AftPart):
         return encode_reply(self._sas_address(), 0x1F, body)
 
     def _largest_stake(self, game: Any) -> int:
-        """The largest stake the game's pay table offers, in credits (its default wager's stake for a
-        game whose pay table declares no offer)."""
+        """The largest stake the game offers at the largest bet level the operator enabled, in credits
+        (its default wager's stake for a game whose pay table declares no offer)."""
         try:
-            offer = game.wager_offer()
+            offer, levels = game.wager_offer(), self.bet_levels(self.selected_game)
         except AttributeError:
             return int(game.default_wager(self.config.denomination_cents).stake_credits)
-        return offer.stake_credits(max(offer.bets_credits), dict(offer.side_bet_limits))
+        return offer.stake_credits(max(levels), dict(offer.side_bet_limits))
 
     def _version_and_serial(self) -> bytes:
         serial = self.config.machine_number.encode("ascii")[:40]

@@ -14,7 +14,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from egm.config import CONFIG_DIR, JurisdictionConfig, load_jurisdiction
+from egm.config import JurisdictionConfig, all_jurisdictions, load_jurisdiction
 from egm.lab.adapters import ExactFigure, LabAdapter, LabError, adapter_for
 from egm.lab.rng_record import BatteryRecord, load_record
 from egm.lab.runner import RunResult, plan_chunks, run
@@ -39,10 +39,6 @@ def software_version() -> str:
         return version("egm")
     except PackageNotFoundError:
         return "unknown"
-
-
-def all_jurisdictions() -> list[str]:
-    return sorted(p.stem for p in (CONFIG_DIR / "jurisdictions").glob("*.toml"))
 
 
 @dataclass(frozen=True)

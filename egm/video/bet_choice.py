@@ -1,6 +1,7 @@
-"""The player's wager for the next game, chosen on the panel between games: BET ONE (the next bet the
-pay table offers, back to the smallest after the largest), MAX BET (the largest) and SIDE BET (the
-next amount on the game's side bet, within the pay table's limit, back to none after the limit).
+"""The player's wager for the next game, chosen on the panel between games: BET ONE (the next bet level
+the operator enabled among the pay table's, back to the smallest after the largest), MAX BET (the
+largest enabled) and SIDE BET (the next amount on the game's side bet, within the pay table's limit,
+back to none after the limit). The enabled levels (`levels`) are the cabinet's (`Cabinet.bet_levels`).
 
 It is presentation state only: the wager it builds is checked by the cabinet against the pay table
 when the game starts (`Game.refuse_wager`), before any money moves.
@@ -8,6 +9,7 @@ when the game starts (`Game.refuse_wager`), before any money moves.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from egm.games.base import Game, Wager
@@ -33,19 +35,20 @@ class BetChoice:
     bet_credits: int | None = None
     side_bets: dict[str, int] = field(default_factory=dict)
 
-    def bet(self, game: Game, denom_cents: int) -> int:
-        if self.bet_credits is None:
-            return game.default_wager(denom_cents).bet_credits
+    def bet(self, game: Game, denom_cents: int, levels: Sequence[int]) -> int:
+        """The bet chosen while its level is enabled, else the game's opening bet."""
+        if self.bet_credits in levels:
+            return self.bet_credits
+        return game.opening_bet(levels, denom_cents)
+
+    def bet_one(self, game: Game, denom_cents: int, levels: Sequence[int]) -> int:
+        bet = self.bet(game, denom_cents, levels)
+        later = sorted(b for b in levels if b > bet)
+        self.bet_credits = later[0] if later else min(levels)
         return self.bet_credits
 
-    def bet_one(self, game: Game, denom_cents: int) -> int:
-        bets, bet = game.bets_offered(), self.bet(game, denom_cents)
-        later = [b for b in bets if b > bet]
-        self.bet_credits = later[0] if later else bets[0]
-        return self.bet_credits
-
-    def max_bet(self, game: Game) -> int:
-        self.bet_credits = max(game.bets_offered())
+    def max_bet(self, levels: Sequence[int]) -> int:
+        self.bet_credits = max(levels)
         return self.bet_credits
 
     def side_bet_name(self, game: Game) -> str | None:
@@ -63,10 +66,10 @@ class BetChoice:
         self.side_bets[name] = later[0] if later else 0
         return self.side_bets[name]
 
-    def wager(self, game: Game, denom_cents: int) -> Wager:
+    def wager(self, game: Game, denom_cents: int, levels: Sequence[int]) -> Wager:
         """The wager to start the game with: the bet's wager (`Game.wager_for`) with the side bets
         chosen in place of the default ones, the stake recomputed by the pay table's offer."""
-        base = game.wager_for(self.bet(game, denom_cents), denom_cents)
+        base = game.wager_for(self.bet(game, denom_cents, levels), denom_cents)
         if not self.side_bets:
             return base
         sides = {**base.side_bets, **self.side_bets}

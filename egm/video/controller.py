@@ -228,7 +228,7 @@ class VideoController:
             display["service"] = {
                 "devices": service_info.device_rows(raw, self.config, f"{speaker}, volume "
                                                     f"{round(self.audio.volume * 100)}%", log),
-                "settings": service_info.setting_rows(raw, self.cabinet.games, self.config.jurisdiction),
+                "settings": service_info.setting_rows(raw, self.cabinet.games),
                 "pools": service_info.pool_rows(raw),
                 "rom": {**self.rom_files, "last_check": service_info.last_rom_check(log)},
             }
@@ -482,7 +482,8 @@ class VideoController:
             self.toast(f"{title} {amount:,} credits ({money(amount * denom)}): "
                        f"{self.stake_credits():,} credits a game", error=False)
             return
-        bet = choice.max_bet(game) if button == "max_bet" else choice.bet_one(game, denom)
+        levels = self.cabinet.bet_levels(gid)
+        bet = choice.max_bet(levels) if button == "max_bet" else choice.bet_one(game, denom, levels)
         stake = self.stake_credits()
         self.toast(f"Bet {bet:,}: {stake:,} credits ({money(stake * denom)}) a game", error=False)
         if button == "max_bet" and snap.credits(self.snapshot) >= self.stake_credits():
@@ -526,7 +527,8 @@ class VideoController:
         game = self.cabinet.games.get(game_id)
         if game is None:
             return None
-        return self.bet_choice(game_id).wager(game, snap.denom_cents(self.snapshot))
+        levels = self.cabinet.bet_levels(game_id)
+        return self.bet_choice(game_id).wager(game, snap.denom_cents(self.snapshot), levels)
 
     def stake_credits(self) -> int:
         view = snap.view(self.snapshot)

@@ -78,6 +78,14 @@ def operator_tab(tab: str) -> Recipe:
     return recipe
 
 
+def settings_page(s: Session) -> None:
+    """The SETTINGS page with one bet level turned off by the operator (its toggle grey)."""
+    operator_tab("settings")(s)
+    toggle = next(b for b in s.video.scene.buttons(s.video.frame)
+                  if b.action.startswith("bets:") and b.label == "10")
+    s.click(*toggle.rect.center)
+
+
 def tab_centre(tab: str) -> tuple[int, int]:
     """The middle of an operator-menu tab."""
     return 40 + TABS.index(tab) * TAB_STEP + TAB_W // 2, 75
@@ -129,7 +137,7 @@ CABINET_RECIPES: dict[str, Recipe] = {
     "operator-recall": operator_tab("recall"),
     "service-events": operator_tab("events"),
     "service-devices": operator_tab("devices"),
-    "service-settings": operator_tab("settings"),
+    "service-settings": settings_page,
     "service-pools": operator_tab("pools"),
     "service-rom": operator_tab("rom"),
     "tilt": lambda s: s.key("f8"),  # open the main door

@@ -1,6 +1,7 @@
 """What the service pages show, read from the cabinet's snapshot, its configuration and the ROM:
 device status, settings (with the next value each CHANGE offers), pool meters and ROM details.
-The display only reads here; a setting changes through the cabinet (`ChangeSetting`)."""
+The display only reads here; a setting changes through the cabinet (`ChangeSetting`, `SetBetLevels`,
+`SetJurisdiction`, `SetDateTime`)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from datetime import datetime
 from typing import Any
 
 from egm import __version__
-from egm.cabinet.settings import LABELS, SETTINGS, date_time_text, setting_text
-from egm.config import PROJECT_ROOT, CabinetConfig
+from egm.cabinet.settings import BET_LEVELS, JURISDICTION, LABELS, SETTINGS, date_time_text, setting_text
+from egm.config import PROJECT_ROOT, CabinetConfig, all_jurisdictions
 from egm.games import descriptor_of
 from egm.games.base import Game
 from egm.money import format_cents, format_denomination
@@ -24,6 +25,9 @@ DEVICES = (  # (device, its name on the page)
 )
 HAND_PAY_STEPS = (25000, 50000, 100000, 120000)
 CREDIT_LIMIT_STEPS = (0, 50000, 100000, 300000, 1000000)
+# What a settings row's button offers: the next value CHANGE sets (a number, or a jurisdiction's file
+# name), each bet level with whether it is enabled (a toggle each), or nothing.
+Offer = int | str | tuple[tuple[int, bool], ...] | None
 
 
 def when_what(event: Mapping[str, Any] | None) -> str:
@@ -55,11 +59,11 @@ def device_rows(
     return rows
 
 
-def setting_rows(
-    snapshot: Mapping[str, Any], games: Mapping[str, Game], jurisdiction: str
-) -> list[tuple[str, str, str, int | None]]:
-    """(setting, label, value, next value CHANGE offers or None) for the settings page; the date and
-    time (the cabinet's clock, as set) is the row "date_time", set with its own fields."""
+def setting_rows(snapshot: Mapping[str, Any], games: Mapping[str, Game]) -> list[tuple[str, str, str, Offer]]:
+    """(setting, label, value, what its buttons offer) for the settings page: a CHANGE to the next
+    value, a toggle per bet level of each game (row "bet_levels:<game id>"), the jurisdiction's CHANGE
+    to the next known one; the date and time (the cabinet's clock, as set) is the row "date_time", set
+    with its own fields."""
     values = snapshot.get("settings") or {}
     offers = [set(g.wager_offer().denominations_cents) for g in games.values()]
     denominations = sorted(set.intersection(*offers)) if offers else []
@@ -72,7 +76,7 @@ def setting_rows(
     player = " ".join(format_denomination(int(d)) for d in snapshot.get("denominations_cents") or [])
     accounting = format_denomination(int(snapshot.get("accounting_denomination_cents") or 1))
     extra = {"denomination_cents": f"  default (player: {player}; SAS: {accounting})"}
-    rows: list[tuple[str, str, str, int | None]] = []
+    rows: list[tuple[str, str, str, Offer]] = []
     for name in SETTINGS:
         if name not in values:
             continue
@@ -80,10 +84,15 @@ def setting_rows(
         later = [v for v in steps if v > current]
         nxt = later[0] if later else (steps[0] if steps else None)
         rows.append((name, LABELS[name], setting_text(name, current) + extra.get(name, ""), nxt))
+    enabled = snapshot.get(BET_LEVELS) or {}
     for gid, game in games.items():
-        bets = ", ".join(str(b) for b in game.bets_offered())
-        rows.append(("", f"Bet levels, {descriptor_of(gid).title}", f"{bets} credits", None))
-    rows.append(("", "Jurisdiction", jurisdiction, None))
+        levels = tuple((b, b in enabled.get(gid, ())) for b in game.bets_offered())
+        rows.append((f"{BET_LEVELS}:{gid}", f"Bet levels, {descriptor_of(gid).title}", "credits", levels))
+    if snapshot.get(JURISDICTION):
+        current, known = snapshot[JURISDICTION], all_jurisdictions()
+        later = [j for j in known if j > current]
+        rows.append((JURISDICTION, "Jurisdiction", f"{snapshot.get('jurisdiction_name')} ({current})",
+                     later[0] if later else known[0]))
     if snapshot.get("date_time"):
         now = datetime.fromisoformat(snapshot["date_time"])
         rows.append(("date_time", "Date and time (UTC)", date_time_text(now), None))

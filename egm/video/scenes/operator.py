@@ -9,7 +9,7 @@ from typing import Any
 
 import pygame
 
-from egm.events import ChangeSetting, RamClear, RunRomCheck
+from egm.events import ChangeSetting, RamClear, RunRomCheck, SetBetLevels, SetJurisdiction
 from egm.money import format_denomination
 from egm.video import snap
 from egm.video.layout import CONTENT_RECT
@@ -39,6 +39,7 @@ TEXT_W = 1400  # the width of a page's text: left of the pager
 EVENT_SIZE, EVENT_STEP = 26, 34  # the event log's text size and line step
 EVENTS_TOP, EVENTS_BOTTOM = BODY.y + 80, BODY.bottom - 110  # where a page's text goes, above the buttons
 RECALL_RECT = pygame.Rect(60, 240, 1344, 651)  # 0.7 of the 1920x930 table
+LEVELS_X, LEVEL_STEP = BODY.x + 760, 130  # a game's bet-level toggles on the settings page
 COUNT_METERS = ("games_played", "games_won", "games_lost", "door_opens", "power_resets")
 
 
@@ -94,12 +95,15 @@ class OperatorScene(Scene):
             if self.tab == "rom":
                 out.append(Button("rom_check", "RUN ROM\nCHECK", pygame.Rect(1500, 600, 340, 120), "on"))
         elif self.tab == "settings":
-            for i, (name, _, _, nxt) in enumerate(service(frame).get("settings", [])):
+            for i, (name, _, _, offer) in enumerate(service(frame).get("settings", [])):
+                y = BODY.y + 78 + i * 56
                 if name == "date_time":
-                    out += self.clock_setting.buttons(frame, BODY.y + 78 + i * 56)
-                elif name and nxt is not None:
-                    rect = pygame.Rect(1560, BODY.y + 78 + i * 56, 260, 50)
-                    out.append(Button(f"set:{name}:{nxt}", "CHANGE", rect, "on"))
+                    out += self.clock_setting.buttons(frame, y)
+                elif isinstance(offer, tuple):  # a game's bet levels: a toggle each
+                    out += level_toggles(name.split(":", 1)[1], offer, y)
+                elif offer is not None:
+                    rect = pygame.Rect(1560, y, 260, 50)
+                    out.append(Button(f"set:{name}:{offer}", "CHANGE", rect, "on"))
         elif self.tab == "ram_clear":
             if self.confirm:
                 out += [
@@ -130,9 +134,14 @@ class OperatorScene(Scene):
             self.page = min(self.page + 1, self.pages(frame) - 1)
         elif action == "page_newer":
             self.page = max(0, self.page - 1)
+        elif action.startswith("set:jurisdiction:"):
+            return [SetJurisdiction(action.split(":")[2])]
         elif action.startswith("set:"):
             _, name, value = action.split(":")
             return [ChangeSetting(name, int(value))]
+        elif action.startswith("bets:"):
+            _, game_id, levels = action.split(":")
+            return [SetBetLevels(game_id, tuple(int(b) for b in levels.split(",") if b))]
         elif action == "older":
             self.recall_index = min(self.recall_index + 1, max(0, len(snap.recall(frame.snapshot)) - 1))
         elif action == "newer":
@@ -299,6 +308,8 @@ class OperatorScene(Scene):
             kit.text(surface, label, (BODY.x + 30, y), 28, LIGHT_GREY)
             if name == "date_time":  # its fields are buttons
                 self.clock_setting.draw(surface, kit, BODY.x + 30, y, value)
+            elif name.startswith("bet_levels:"):  # the toggles, then the unit
+                kit.text(surface, value, (LEVELS_X + 4 * LEVEL_STEP, y), 28, WHITE, bold=True)
             else:
                 kit.text(surface, value, (BODY.x + 760, y), 28, WHITE, bold=True)
 
@@ -338,6 +349,19 @@ class OperatorScene(Scene):
             WHITE,
             anchor="midtop",
         )
+
+
+def level_toggles(game_id: str, levels: tuple[tuple[int, bool], ...], y: int) -> list[Button]:
+    """One toggle per bet level of a game: lit green while enabled; a press sends the levels with
+    that one switched (the cabinet refuses to disable the last)."""
+    enabled = {b for b, on in levels if on}
+    out = []
+    for k, (level, on) in enumerate(levels):
+        after = sorted(enabled - {level} if on else enabled | {level})
+        rect = pygame.Rect(LEVELS_X + k * LEVEL_STEP, y, LEVEL_STEP - 12, 50)
+        out.append(Button(f"bets:{game_id}:{','.join(map(str, after))}", f"{level:,}", rect, "on",
+                          GREEN if on else LIGHT_GREY))
+    return out
 
 
 def service(frame: Frame) -> Mapping[str, Any]:
