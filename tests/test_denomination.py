@@ -361,3 +361,21 @@ def test_recall_shows_the_denomination_a_game_was_bet_in(session: Session) -> No
     session.click(*tab_centre("recall"))
     words = drawn(session)
     assert "Denomination 25¢" in words and f"Stake {money(stake)}" in words
+
+
+def test_cash_out_is_lit_for_cents_short_of_a_credit(session: Session) -> None:
+    cabinet = session.cabinet
+    cabinet.devices.bill_acceptor.insert_bill(100)
+    cabinet.poll_devices()
+    assert cabinet.handle(StartGame(DRAGON)).accepted  # one 1-cent game: less than $1 stays
+    finish(cabinet)
+    while cabinet.credits_cents >= 100:
+        assert cabinet.handle(StartGame(DRAGON)).accepted
+        finish(cabinet)
+    cents = cabinet.credits_cents
+    assert cabinet.handle(ChooseDenomination(100)).accepted
+    session.wait(0.2)
+    assert 0 < cents < 100 and session.video.lamps()["cash_out"] == "on"  # no whole $1 credit, but money
+    session.key("c")
+    cabinet.poll_devices()
+    assert cabinet.session_tickets[-1]["amount_cents"] == cents and cabinet.credits_cents == 0

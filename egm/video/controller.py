@@ -655,7 +655,7 @@ class VideoController:
         if button == "cash_out":
             if live:
                 return False, "Cash out when the game is over: your credit is safe."
-            if state == "attract" and snap.credits(s) == 0:
+            if state == "attract" and snap.credits_cents(s) == 0:  # cents short of a credit cash out too
                 return False, "There is no credit to cash out."
             return panel_lamps.get("cash_out", "on") != "off", ""
         if button == "deal":
