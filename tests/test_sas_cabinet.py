@@ -8,7 +8,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -240,6 +240,23 @@ def test_cash_out_without_a_number_keeps_the_credits(rig: Rig, ending: str) -> N
     assert rig.host.pending_cashout() == (0x80, 0)
     assert rig.do(lambda c: (c.state, c.devices.printer.printed)) == ("attract", [])
     assert rig.meters()["current_credits"] == 1000 and rig.meters()["tickets_out"] == 0
+
+
+@pytest.mark.parametrize("shift", [timedelta(hours=-1), timedelta(days=1)])
+def test_the_host_setting_the_clock_does_not_move_its_own_deadline(rig: Rig, shift: timedelta) -> None:
+    """host_timeout_s is a timeout: a date and time set meanwhile (0x7F) neither ends the wait for the
+    validation number at once (clock set forward) nor stretches it by the shift (clock set back)."""
+    insert_bill(rig, 1000)
+    rig.drain()
+    assert rig.do(lambda c: c.handle(CashOut())).accepted
+    now = rig.do(lambda c: c.clock.now()).replace(tzinfo=None, microsecond=0)
+    assert rig.host.set_date_time(now + shift)
+    rig.do(lambda c: rig.clock.advance(1))  # within host_timeout_s: still waiting
+    assert rig.host.pending_cashout() == (0x00, 1000)
+    rig.do(lambda c: rig.clock.advance(3))  # past host_timeout_s
+    rig.host.general_poll()
+    assert rig.host.pending_cashout() == (0x80, 0)
+    assert rig.meters()["current_credits"] == 1000 and rig.do(lambda c: c.devices.printer.printed) == []
 
 
 def test_ticket_is_credited_only_after_the_host_authorises_it(rig: Rig) -> None:

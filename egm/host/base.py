@@ -16,8 +16,9 @@ class HostBase(CabinetPart):
         return self.config.devices.sas.address
 
     def _deadline(self) -> str:
-        """When something waiting on the host gives up (wall clock, ISO), host_timeout_s from now."""
-        return (self.clock.now() + timedelta(seconds=self.config.devices.sas.host_timeout_s)).isoformat()
+        """When something waiting on the host gives up (ISO), host_timeout_s from now: on the system clock,
+        which a date and time set meanwhile (Settings, SAS 0x7F) does not move (`_host_deadlines`)."""
+        return (self.clock.base.now() + timedelta(seconds=self.config.devices.sas.host_timeout_s)).isoformat()
 
     def _host_link_up(self) -> bool:
         link = self.devices.host_link

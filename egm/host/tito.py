@@ -282,7 +282,7 @@ class TitoPart(HostBase):
         """Give up on a cash-out or a ticket the host left waiting (checked at every host event)."""
         if self.memory is None:
             return
-        now = self.clock.now().isoformat()
+        now = self.clock.base.now().isoformat()  # the deadlines' clock (`_deadline`)
         request = self.memory.get(CASHOUT)
         if request is not None and (link_lost or request["deadline"] < now or self.state != "cashout"):
             why = "the host link was lost" if link_lost else "the host sent no validation number in time"
