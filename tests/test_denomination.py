@@ -235,6 +235,20 @@ def test_the_operator_default_applies_after_a_ram_clear_and_replaces_the_choice(
     assert cabinet.denomination_cents == 1  # after a RAM clear: the configured one
 
 
+def test_the_operator_default_waits_for_a_game_that_took_the_last_credit(cabinet: Any) -> None:
+    credit(cabinet, 1000)
+    assert cabinet.handle(ChooseDenomination(100)).accepted
+    assert cabinet.handle(StartGame(DRAGON)).accepted and cabinet.credits_cents == 0  # $10 staked: all of it
+    cabinet.handle(KeyTurned(Key.OPERATOR, True))
+    assert cabinet.state == "audit"
+    refused = cabinet.handle(ChangeSetting("denomination_cents", 5))
+    assert not refused.accepted and "game in progress" in refused.reason
+    assert cabinet.memory.get("denomination") == 100 and cabinet.setting("denomination_cents") == 1
+    cabinet.handle(KeyTurned(Key.OPERATOR, False))
+    finish(cabinet)
+    assert cabinet.denomination_cents == 100  # the player's choice stands for the next game
+
+
 def test_sas_stays_on_the_accounting_denomination(cabinet: Any) -> None:
     credit(cabinet, 10000)
     assert cabinet.handle(ChooseDenomination(25)).accepted

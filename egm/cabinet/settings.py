@@ -6,7 +6,7 @@ logs the old and the new value.
 * denomination_cents: the default denomination, shown until the player chooses another (and again
   after a RAM clear); one every installed game's pay table offers and a whole multiple of the
   accounting denomination (config, what SAS reports in, never changed here); changed only with no
-  credit on the meter, and it replaces the player's kept choice;
+  credit on the meter and no game in progress, and it replaces the player's kept choice;
 * hand_pay_limit_cents: a win or cash-out at or above it locks up for a hand pay; up to the
   jurisdiction's limit;
 * credit_limit_cents: the most credit a player may hold (0: none); up to the jurisdiction's when it
@@ -333,6 +333,9 @@ class SettingsPart(CabinetPart):
                         "the accounting denomination.")
             if self.credits_cents:
                 return "The denomination changes only with no credit on the meter: cash out first."
+            if self.round is not None:  # its stake may have taken the last credit: the player is still here
+                return ("The denomination changes only between games: close the operator menu and finish "
+                        "the game in progress.")
         most_hand_pay, most_credit = limit.hand_pay_limit_cents, limit.credit_limit_cents
         if name == "hand_pay_limit_cents" and not 1 <= value <= most_hand_pay:
             return f"The hand-pay limit may be set up to the jurisdiction's {format_cents(most_hand_pay)}."
