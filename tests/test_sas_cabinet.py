@@ -144,6 +144,18 @@ def test_date_and_time_are_set_and_logged(rig: Rig) -> None:
     assert rig.host.long_poll(0x7F, bytes.fromhex("13452027235958")) is None  # month 13: ignored
 
 
+@pytest.mark.parametrize("digits", ["01010001000000", "12319999235959", "06151999120000"])
+def test_a_date_the_cabinet_cannot_keep_is_ignored(rig: Rig, digits: str) -> None:
+    """A real date outside the years a ticket, the log and SAS's MMDDYYYY write (2000 to 2099) is not
+    answered and changes nothing: the cabinet still reports its time and still cashes out."""
+    insert_bill(rig, 1000)
+    assert rig.host.long_poll(0x7F, bytes.fromhex(digits)) is None
+    assert rig.host.date_time() == datetime(2026, 3, 4, 5, 6, 7)
+    assert rig.do(lambda c: [e["kind"] for e in c.event_log(3)]).count("sas_time_set") == 0
+    rig.host.long_poll(0x0E, b"\x00")  # the host's tickets off: the cabinet numbers its own
+    assert rig.do(lambda c: c.handle(CashOut())).accepted
+
+
 def test_the_host_sets_the_cabinets_one_clock(tmp_path: Path) -> None:
     """0x7F sets the cabinet's own date and time (the one the Settings page sets): the event log,
     tickets and recall follow the host, and the setting survives a power cut."""

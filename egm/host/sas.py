@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from egm.cabinet.settings import date_problem
 from egm.config import PROJECT_ROOT
 from egm.events import ACCEPTED, Result
 from egm.host.aft import AftPart
@@ -306,6 +307,8 @@ class HostPart(TitoPart, AftPart):
             when = datetime.strptime(data.hex(), "%m%d%Y%H%M%S").replace(tzinfo=UTC)
         except ValueError:
             return None  # not a date: no reply, nothing changed
+        if date_problem(when.year, when.month, when.day, when.hour, when.minute):
+            return None  # a year the cabinet cannot keep (tickets, the log, 0x7E): likewise
         old = self.clock.now().replace(microsecond=0).isoformat()
         message = f"SAS host set the date and time to {when.isoformat()} (was {old})."
         if not self._set_clock(when, "sas_time_set", message):
