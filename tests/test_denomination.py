@@ -30,6 +30,7 @@ from egm.events import (
     StartGame,
 )
 from egm.video.screenshot import tab_centre
+from egm.video.service_info import setting_rows
 from egm.video.session import Session
 from egm.video.theme import money
 from tests.test_screens import drawn, toasts
@@ -393,3 +394,17 @@ def test_cash_out_is_lit_for_cents_short_of_a_credit(session: Session) -> None:
     session.key("c")
     cabinet.poll_devices()
     assert cabinet.session_tickets[-1]["amount_cents"] == cents and cabinet.credits_cents == 0
+
+
+def test_the_settings_page_offers_only_defaults_in_whole_accounting_credits(config, tmp_path: Path) -> None:
+    nickel = config.model_copy(update={"denomination_cents": 5, "player_denominations_cents": [5, 25, 100]})
+    cabinet = boot(nickel, tmp_path / "nvram")
+    cabinet.handle(KeyTurned(Key.OPERATOR, True))
+    offered = []
+    for _ in range(4):  # CHANGE round the choices: each is one the cabinet takes
+        rows = setting_rows(cabinet.snapshot(), cabinet.games)
+        offer = next(o for name, _, _, o in rows if name == "denomination_cents")
+        assert cabinet.handle(ChangeSetting("denomination_cents", offer)).accepted
+        offered.append(offer)
+    assert offered == [25, 100, 5, 25]
+    cabinet.close()

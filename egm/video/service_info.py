@@ -66,7 +66,9 @@ def setting_rows(snapshot: Mapping[str, Any], games: Mapping[str, Game]) -> list
     with its own fields."""
     values = snapshot.get("settings") or {}
     offers = [set(g.wager_offer().denominations_cents) for g in games.values()]
-    denominations = sorted(set.intersection(*offers)) if offers else []
+    accounting_cents = int(snapshot.get("accounting_denomination_cents") or 1)
+    offered = set.intersection(*offers) if offers else set()
+    denominations = sorted(d for d in offered if d % accounting_cents == 0)  # as the cabinet takes them
     choices: dict[str, Sequence[int]] = {
         "denomination_cents": denominations,
         "hand_pay_limit_cents": sorted(set(HAND_PAY_STEPS)),
@@ -74,7 +76,7 @@ def setting_rows(snapshot: Mapping[str, Any], games: Mapping[str, Game]) -> list
         "volume_percent": tuple(range(0, 101, 10)),
     }
     player = " ".join(format_denomination(int(d)) for d in snapshot.get("denominations_cents") or [])
-    accounting = format_denomination(int(snapshot.get("accounting_denomination_cents") or 1))
+    accounting = format_denomination(accounting_cents)
     extra = {"denomination_cents": f"  default (player: {player}; SAS: {accounting})"}
     rows: list[tuple[str, str, str, Offer]] = []
     for name in SETTINGS:
