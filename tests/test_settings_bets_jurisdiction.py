@@ -210,6 +210,19 @@ def test_the_jurisdiction_is_refused_with_credit_a_game_in_progress_or_an_unknow
     assert cabinet.config.jurisdiction == "generic" and changes(cabinet, "jurisdiction") == []
 
 
+def test_the_jurisdiction_is_refused_under_an_accounting_error_with_credit(
+        tmp_path: Path, jurisdictions: Path) -> None:
+    """An accounting-error tilt lets a RAM clear through (nothing else clears it), never a change of the
+    rules the credit still on the meter is paid under."""
+    cabinet = booted(tmp_path / "nvram")
+    insert(cabinet, 1000)
+    cabinet._record_accounting_error("meters found 5 cents off the accounting identity at boot")
+    operator_menu(cabinet)
+    refused = cabinet.handle(SetJurisdiction("nevada"))
+    assert not refused.accepted and "accounting error" in refused.reason
+    assert cabinet.config.jurisdiction == "generic" and changes(cabinet, "jurisdiction") == []
+
+
 # --- the shell: BET ONE and MAX BET, the settings page ---------------------------------------------------
 def test_bet_one_and_max_bet_offer_only_the_enabled_levels(config: Any, tmp_path: Path) -> None:  # noqa: F811
     s = Session(config, tmp_path / "nvram", seed=7, game_ids=GAME)

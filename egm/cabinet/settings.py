@@ -230,6 +230,9 @@ class SettingsPart(CabinetPart):
         if event.name not in known:
             return self._refuse(event, f"There is no jurisdiction called {event.name}; choose "
                                        f"{listed(known)}.")
+        if self.memory is not None and self.memory.get("accounting_error"):  # owed cannot be judged then
+            return self._refuse(event, "The jurisdiction changes only with the meters in balance: clear the "
+                                       "accounting error (operator RAM clear) first.")
         owed = self._owed_to_player()
         if owed:
             return self._refuse(event, "The jurisdiction changes only when nothing is owed to a player: "
