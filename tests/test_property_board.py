@@ -151,3 +151,11 @@ def test_a_pay_table_with_a_figure_missing_or_falling_is_refused() -> None:
     data["machine_trades"] = True
     with pytest.raises(ValidationError, match="not implemented"):
         PropertyRules.model_validate(data)
+
+
+def test_a_pay_table_without_margin_pays_is_refused() -> None:
+    from pydantic import ValidationError
+
+    data = {**example_rules(), "margin_pays": []}  # the result would pay nothing, whatever the margin
+    with pytest.raises(ValidationError, match="margin_pays"):
+        PropertyRules.model_validate(data)

@@ -147,7 +147,7 @@ class PropertyRules(StakeInUnits, Strict):
     opponents_max: int = Field(default=1, ge=1, le=3)
     stake_units: int = Field(ge=1)
     place_pays: list[int] = Field(min_length=2, max_length=4)
-    margin_pays: list[MarginTier]  # margins in dollars of net worth = Field(min_length=1)
+    margin_pays: list[MarginTier] = Field(min_length=1)  # margins in dollars of net worth
     awards: Awards = Awards()
 
     @model_validator(mode="after")
