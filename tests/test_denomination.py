@@ -408,3 +408,33 @@ def test_the_settings_page_offers_only_defaults_in_whole_accounting_credits(conf
         offered.append(offer)
     assert offered == [25, 100, 5, 25]
     cabinet.close()
+
+
+def test_deal_is_dark_for_a_game_not_played_in_the_denomination(session: Session) -> None:
+    credit_shell(session)
+    for _ in range(3):
+        session.key("d")  # $1
+    assert session.cabinet.denomination_cents == 100
+    session.video.send(SelectGame("prism-words"))  # its pay table offers no $1 credits
+    session.wait(0.2)
+    assert session.video.lamps()["deal"] == "off"  # lit exactly when pressing it acts
+    session.key("space")
+    assert session.cabinet.round is None and session.cabinet.credits_cents == 10000
+    refusal = "Prism Words is not played in $1 credits; choose 1¢, 5¢"
+    assert any(t.startswith(refusal) for t in toasts(session))  # the cabinet's sentence
+
+
+def test_denom_is_lit_to_reach_the_one_denomination_the_game_is_played_in(config, tmp_path: Path) -> None:
+    nickel = config.model_copy(update={"denomination_cents": 5, "player_denominations_cents": [5, 100]})
+    s = Session(nickel, tmp_path / "nvram", seed=7, game_ids=[DRAGON, "prism-words"])
+    try:
+        credit_shell(s)
+        s.key("d")
+        assert s.cabinet.denomination_cents == 100
+        s.video.send(SelectGame("prism-words"))  # played in 5¢ only of the cabinet's 5¢ and $1
+        s.wait(0.2)
+        assert s.video.lamps()["denomination"] == "on" and s.video.lamps()["deal"] == "off"
+        s.key("d")
+        assert s.cabinet.denomination_cents == 5 and s.video.lamps()["denomination"] == "off"
+    finally:
+        s.close()

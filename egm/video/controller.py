@@ -664,11 +664,13 @@ class VideoController:
                 return refusal is None, refusal or ""
             if state == "attract" and snap.credits(s) < self.stake_credits():
                 return False, ""  # the cabinet says what a game costs and what the meter holds
+            if state == "attract" and snap.denom_cents(s) not in self.denominations():
+                return False, ""  # the cabinet says which denominations the game shown is played in
             return panel_lamps.get("deal", "on") != "off", ""
         if button == DENOMINATION:
             if state != "attract":
                 return False, "The denomination changes between games."
-            if len(self.denominations()) < 2:
+            if len(self.denominations()) < 2 and snap.denom_cents(s) in self.denominations():
                 only = "".join(format_denomination(d) for d in self.denominations()[:1]) or "one denomination"
                 return False, f"This game is played in {only} credits only."
             return True, ""
