@@ -670,8 +670,9 @@ class VideoController:
         if button == DENOMINATION:
             if state != "attract":
                 return False, "The denomination changes between games."
-            if len(self.denominations()) < 2 and snap.denom_cents(s) in self.denominations():
-                only = "".join(format_denomination(d) for d in self.denominations()[:1]) or "one denomination"
+            choices = self.denominations()
+            if not choices or (len(choices) < 2 and snap.denom_cents(s) in choices):
+                only = "".join(format_denomination(d) for d in choices[:1]) or "one denomination"
                 return False, f"This game is played in {only} credits only."
             return True, ""
         if button in BET_BUTTONS:
