@@ -438,3 +438,20 @@ def test_denom_is_lit_to_reach_the_one_denomination_the_game_is_played_in(config
         assert s.cabinet.denomination_cents == 5 and s.video.lamps()["denomination"] == "off"
     finally:
         s.close()
+
+
+def test_denom_is_dark_and_says_why_when_the_game_offers_none_of_the_players(config, tmp_path: Path) -> None:
+    """Prism Words is played in 1, 5 and 25 cents; this cabinet's credits are $1 only: DENOM has nothing
+    to step to (it used to be lit, and pressing it raised IndexError)."""
+    dollar = config.model_copy(update={"denomination_cents": 100, "player_denominations_cents": [100]})
+    s = Session(dollar, tmp_path / "nvram", seed=7, game_ids=[DRAGON, "prism-words"])
+    try:
+        credit_shell(s)
+        s.video.send(SelectGame("prism-words"))
+        s.wait(0.2)
+        assert s.video.lamps()["denomination"] == "off" and s.video.lamps()["deal"] == "off"
+        s.key("d")  # a sentence, never an exception
+        assert s.cabinet.denomination_cents == 100
+        assert "This game is not played in any denomination this machine offers." in toasts(s)
+    finally:
+        s.close()

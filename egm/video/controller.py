@@ -671,9 +671,10 @@ class VideoController:
             if state != "attract":
                 return False, "The denomination changes between games."
             choices = self.denominations()
-            if not choices or (len(choices) < 2 and snap.denom_cents(s) in choices):
-                only = "".join(format_denomination(d) for d in choices[:1]) or "one denomination"
-                return False, f"This game is played in {only} credits only."
+            if not choices:
+                return False, "This game is not played in any denomination this machine offers."
+            if len(choices) < 2 and snap.denom_cents(s) in choices:
+                return False, f"This game is played in {format_denomination(choices[0])} credits only."
             return True, ""
         if button in BET_BUTTONS:
             if state != "attract":
