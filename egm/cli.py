@@ -123,7 +123,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, list[DamagedFirmware]]:
     return parser, damaged
 
 
-def _rom_tilt(problem: DamagedFirmware) -> int:
+def _rom_tilt(problem: Exception) -> int:
     print(json.dumps({"state": "tilt", "tilt": "rom_error", "error": str(problem)}))
     print(f"ROM error: {problem}", file=sys.stderr)
     return EXIT_TILT
@@ -144,6 +144,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.handler(args) or 0)
     except Exception as exc:
+        from egm.rom.signing import RomError
+
+        if isinstance(exc, RomError):  # a firmware file the cabinet cannot start without (its rules)
+            return _rom_tilt(exc)
         if package := _missing_package(exc):
             print(f"egm: the package '{package}' is not installed; reinstall with `pip install -e .`",
                   file=sys.stderr)

@@ -3,7 +3,8 @@
 An unknown key, a missing key, a wrong type or a value out of range is a `ConfigError` that names
 the file and the key, raised when the file is loaded, before any money can move. The schema is
 declared with pydantic models (strict types, extra keys forbidden). Amounts must fit the meters
-(`egm.meters`); the jurisdiction must be one of `config/jurisdictions/*.toml`, by plain name.
+(`egm.meters`); the jurisdiction must be one of `jurisdictions/*.toml`, by plain name. The jurisdiction
+rules are regulatory, so they are firmware (in the signed ROM, docs/rom.md), not configuration.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from hardware.core.config import ConfigError, DevicesConfig, Strict
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 CONFIG_DIR = PROJECT_ROOT / "config"
 DEFAULT_CABINET_CONFIG = CONFIG_DIR / "cabinet.toml"
-JURISDICTION_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")  # a file name in config/jurisdictions, no path
+JURISDICTIONS_DIR = PROJECT_ROOT / "jurisdictions"  # a firmware directory: the ROM signs every rule file
+JURISDICTION_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")  # a file name in jurisdictions/, no path
 MAX_TICKET_EXPIRY_DAYS = 3650  # ten years: longer than any jurisdiction keeps a ticket redeemable
 Cents = Annotated[int, Field(ge=1, lt=ROLLOVER)]  # a positive amount the 10-digit meters can count
 
@@ -93,8 +95,10 @@ class CabinetConfig(Strict):
     @field_validator("jurisdiction")
     @classmethod
     def _known_jurisdiction(cls, name: str) -> str:
+        # Only the name is the operator's: the rules in the file are firmware, checked by the ROM
+        # self-test, so a damaged rule file never stops `egm rom verify` from naming it.
         try:
-            load_jurisdiction(name)
+            jurisdiction_path(name)
         except ConfigError as exc:
             raise ValueError(str(exc)) from exc
         return name
@@ -152,12 +156,17 @@ def load_cabinet_config(path: Path | str | None = None) -> CabinetConfig:
 
 
 def all_jurisdictions() -> list[str]:
-    """The jurisdictions known, by file name in config/jurisdictions."""
-    return sorted(p.stem for p in (CONFIG_DIR / "jurisdictions").glob("*.toml"))
+    """The jurisdictions known, by file name in jurisdictions/."""
+    return sorted(p.stem for p in JURISDICTIONS_DIR.glob("*.toml"))
+
+
+def jurisdiction_path(name: str) -> Path:
+    """The rule file of a jurisdiction named by its plain file name; ConfigError for any other name."""
+    path = JURISDICTIONS_DIR / f"{name}.toml"
+    if not JURISDICTION_NAME.fullmatch(name) or not path.is_file():
+        raise ConfigError(f"unknown jurisdiction '{name}'; choose one of {all_jurisdictions()}")
+    return path
 
 
 def load_jurisdiction(name: str) -> JurisdictionConfig:
-    path = CONFIG_DIR / "jurisdictions" / f"{name}.toml"
-    if not JURISDICTION_NAME.fullmatch(name) or not path.is_file():
-        raise ConfigError(f"unknown jurisdiction '{name}'; choose one of {all_jurisdictions()}")
-    return load_model(path, JurisdictionConfig)
+    return load_model(jurisdiction_path(name), JurisdictionConfig)

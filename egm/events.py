@@ -150,7 +150,7 @@ class SetBetLevels:
 @dataclass(frozen=True)
 class SetJurisdiction:
     """Operator menu only, with nothing owed to a player: the jurisdiction whose rules the cabinet
-    follows, by file name in config/jurisdictions; logged with the old and the new one, kept in wager
+    follows, by file name in jurisdictions/; logged with the old and the new one, kept in wager
     memory across power cuts."""
 
     name: str

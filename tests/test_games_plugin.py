@@ -20,6 +20,7 @@ import pytest
 
 from egm.config import PROJECT_ROOT
 from egm.games import descriptors
+from egm.rom import FIRMWARE_DIRS
 from tests.accounting import identity_gap
 from tests.rom_support import sign_tree
 
@@ -31,7 +32,7 @@ GAME_ID = "coin-flip"
 def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """(a signed copy of the firmware with the game configured, the folder holding the game's package)."""
     root = tmp_path_factory.mktemp("tree")
-    for top in ("egm", "hardware", "paytables", "config", "keys"):
+    for top in (*FIRMWARE_DIRS, "config", "keys"):
         shutil.copytree(PROJECT_ROOT / top, root / top, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     vendor = tmp_path_factory.mktemp("vendor")
     shutil.copytree(GAME_SOURCE / "coin_flip", vendor / "coin_flip")

@@ -17,7 +17,7 @@ import pytest
 
 from egm.config import PROJECT_ROOT
 from egm.games import descriptor_of
-from egm.rom import load_paytable
+from egm.rom import FIRMWARE_DIRS, load_paytable
 from tests.accounting import identity_gap
 from tests.rom_support import sign_tree
 from tests.test_property_replay import check_money
@@ -26,7 +26,7 @@ from tests.test_property_replay import check_money
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("tree")
-    for top in ("egm", "hardware", "paytables", "config", "keys"):
+    for top in (*FIRMWARE_DIRS, "config", "keys"):
         shutil.copytree(PROJECT_ROOT / top, root / top, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     sign_tree(root, root)
     return root

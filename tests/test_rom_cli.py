@@ -63,7 +63,8 @@ def test_verify_fails_on_a_removed_file(tree: SignedTree, capsys: pytest.Capture
     assert "missing: egm/rom/gat.py" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("new_file", ["egm/backdoor.py", "hardware/extra_driver.py"])
+@pytest.mark.parametrize("new_file", ["egm/backdoor.py", "hardware/extra_driver.py",
+                                      "jurisdictions/lenient.toml"])  # an unapproved rule set
 def test_verify_fails_on_an_added_file(tree: SignedTree, capsys: pytest.CaptureFixture[str],
                                        new_file: str) -> None:
     (tree.root / new_file).write_text("print('hello')\n")

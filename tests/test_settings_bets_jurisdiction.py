@@ -128,16 +128,16 @@ def test_sas_reports_the_largest_enabled_bet_as_the_max_bet(tmp_path: Path) -> N
 # --- jurisdiction --------------------------------------------------------------------------------------
 @pytest.fixture
 def jurisdictions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """config/jurisdictions with a tight one added: a lower hand-pay limit, a credit limit, deeper recall."""
-    folder = tmp_path / "config" / "jurisdictions"
+    """The jurisdictions with a tight one added: a lower hand-pay limit, a credit limit, deeper recall."""
+    folder = tmp_path / "jurisdictions"
     folder.mkdir(parents=True)
     for name in ("generic", "nevada"):
-        shipped = egm.config.CONFIG_DIR / "jurisdictions" / f"{name}.toml"
+        shipped = egm.config.JURISDICTIONS_DIR / f"{name}.toml"
         (folder / f"{name}.toml").write_text(shipped.read_text())
     (folder / "tight.toml").write_text('name = "Tight"\nmin_rtp = 0.85\nmax_rtp = 1.0\n'
                                        "hand_pay_limit_cents = 60000\ncredit_limit_cents = 50000\n"
                                        "recall_depth = 25\n")
-    monkeypatch.setattr(egm.config, "CONFIG_DIR", tmp_path / "config")
+    monkeypatch.setattr(egm.config, "JURISDICTIONS_DIR", folder)
     return folder
 
 

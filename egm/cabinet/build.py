@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from egm.clock import Clock, SetClock, SystemClock
-from egm.config import PROJECT_ROOT, CabinetConfig, JurisdictionConfig, load_jurisdiction
+from egm.config import PROJECT_ROOT, CabinetConfig, ConfigError, JurisdictionConfig, load_jurisdiction
 from egm.events import ACCEPTED, ButtonChanged, CashOut, Door, Result, StartGame
 from egm.games import game_class
 from egm.games.base import Game
@@ -252,9 +252,10 @@ def build_cabinet(
     """A cabinet as configured: devices from config, each game with its pay table from the ROM.
 
     A pay table the ROM refuses leaves its game out and stands as a ROM problem (a rom_error tilt).
+    Jurisdiction rules that do not load are a RomError: the cabinet does not start without its rules.
     `seed` gives deterministic replay (tests, lab); without it the RNG is seeded from the OS.
     """
-    from egm.rom import PaytableError, RomProblem, configured_paths, load_paytable, verify_rom
+    from egm.rom import PaytableError, RomError, RomProblem, configured_paths, load_paytable, verify_rom
 
     manifest_path, trusted_keys = configured_paths(config, root)
     games: dict[str, Game] = {}
@@ -282,12 +283,17 @@ def build_cabinet(
         check = verify_rom(root, trusted_keys, manifest_path)
         return dataclasses.replace(check, problems=[*check.problems, *refused])
 
+    try:
+        jurisdiction = load_jurisdiction(config.jurisdiction)
+    except ConfigError as exc:  # the rules are firmware: without them the cabinet cannot start at all
+        raise RomError(f"{exc}; the jurisdiction rules are firmware (signed ROM): restore the approved "
+                       "file, check with `egm rom verify`, then power-cycle") from exc
     return Cabinet(
         config,
         nvram_dir,
         games=games,
         devices=devices or build_devices(config, clock=clock),
-        jurisdiction=load_jurisdiction(config.jurisdiction),
+        jurisdiction=jurisdiction,
         clock=clock,
         rng_for_game=seeded_rng(seed) if seed is not None else None,
         rom_check=rom_check,

@@ -24,7 +24,7 @@ logs the old and the new value.
   when a game starts, before any money moves, and the shell's BET ONE and MAX BET offer only the
   enabled ones. Levels kept that a new pay table no longer offers are dropped (none left: all of the
   pay table's);
-* the jurisdiction (`SetJurisdiction`, "jurisdiction": a file name in config/jurisdictions): changed
+* the jurisdiction (`SetJurisdiction`, "jurisdiction": a file name in jurisdictions/, signed ROM): changed
   only with nothing owed to a player (the conditions of a RAM clear). Its rules follow at once: the
   hand-pay limit, credit limit, recall depth. A kept limit above the new jurisdiction's most is
   clamped to it in the same transaction, logged as its own change. The cabinet holds no certified RTP

@@ -67,7 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--workers", type=_positive, default=None, help="worker processes (default: all cores)")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run the chunks on this Dask scheduler")
     p.add_argument("--jurisdiction", action="append", default=[], metavar="NAME",
-                   help="judge against config/jurisdictions/NAME.toml (repeatable; default: all)")
+                   help="judge against jurisdictions/NAME.toml (repeatable; default: all)")
     p.add_argument("--best-games", type=_non_negative, default=None, metavar="M",
                    help="games for the bounding strategies (0 skips; default: the game's own, up to N)")
     p.add_argument("--denom-cents", type=_positive, default=None,

@@ -32,7 +32,9 @@ from egm.rom.signing import (
     write_signature,
 )
 
-FIRMWARE_DIRS = ("egm", "hardware", "paytables")
+# The code, the hardware layer, the pay tables and the jurisdiction rules (hand-pay limit, RTP bounds...):
+# what a regulator approves. The rules are regulatory, not the operator's configuration (docs/rom.md).
+FIRMWARE_DIRS = ("egm", "hardware", "paytables", "jurisdictions")
 # Under a firmware directory but not firmware: the lab, and each game's lab adapter (its `lab.py` or
 # `lab/` package). The cabinet never runs them (tests/test_rom_lab.py), so they are not in the ROM.
 NOT_FIRMWARE = ("egm/lab", "egm/games/*/lab.py", "egm/games/*/lab")
