@@ -17,15 +17,19 @@ import pytest
 import egm.config
 from egm.events import (
     ChangeSetting,
+    Key,
+    KeyTurned,
     RamClear,
     SetBetLevels,
     SetJurisdiction,
     StartGame,
 )
 from egm.games.base import Wager
+from egm.rom import verify_rom
 from egm.video.screenshot import credit
 from egm.video.session import Session
 from tests.cabinet_support import GAME_ID, make_cabinet, spine_jurisdiction
+from tests.rom_support import sign_tree
 from tests.test_screens import GAME, config, open_tab, toasts  # noqa: F401 (config: the fixture)
 from tests.test_settings_clock import operator_menu
 
@@ -221,6 +225,40 @@ def test_the_jurisdiction_is_refused_under_an_accounting_error_with_credit(
     refused = cabinet.handle(SetJurisdiction("nevada"))
     assert not refused.accepted and "accounting error" in refused.reason
     assert cabinet.config.jurisdiction == "generic" and changes(cabinet, "jurisdiction") == []
+
+
+def test_rules_edited_after_power_up_are_refused_and_tilt_the_rom(tmp_path: Path,
+                                                                  jurisdictions: Path) -> None:
+    """The rule files are signed firmware (docs/rom.md). Edited after the power-up check, they are not
+    taken on the operator's word: the change runs the ROM self-test first, which names the file."""
+    signed = sign_tree(tmp_path, tmp_path / "rom")  # a ROM of these rule files (tmp_path/jurisdictions)
+    cabinet = booted(tmp_path / "nvram", rom_check=lambda: verify_rom(tmp_path, signed.trusted_keys,
+                                                                      signed.manifest_path))
+    assert cabinet.state == "attract"  # the ROM passed at power-up
+    tight = jurisdictions / "tight.toml"
+    raised = tight.read_text().replace("hand_pay_limit_cents = 60000", "hand_pay_limit_cents = 999999")
+    assert raised != tight.read_text()
+    tight.write_text(raised)
+    operator_menu(cabinet)
+    refused = cabinet.handle(SetJurisdiction("tight"))
+    assert not refused.accepted and "changed: jurisdictions/tight.toml" in refused.reason
+    assert cabinet.config.jurisdiction == "generic" and cabinet.jurisdiction.hand_pay_limit_cents == 120000
+    assert changes(cabinet, "jurisdiction") == []
+    errors = [e["message"] for e in cabinet.event_log() if e["kind"] == "rom_error"]
+    assert any("changed: jurisdictions/tight.toml" in message for message in errors)
+    assert cabinet.handle(KeyTurned(Key.OPERATOR, False)).accepted
+    assert cabinet.state == "tilt.romerror" and cabinet.snapshot()["tilt"] == "rom_error"
+
+
+def test_signed_rules_pass_the_rom_check_and_change(tmp_path: Path, jurisdictions: Path) -> None:
+    signed = sign_tree(tmp_path, tmp_path / "rom")
+    cabinet = booted(tmp_path / "nvram", rom_check=lambda: verify_rom(tmp_path, signed.trusted_keys,
+                                                                      signed.manifest_path))
+    operator_menu(cabinet)
+    assert cabinet.handle(SetJurisdiction("tight")).accepted
+    assert cabinet.jurisdiction.hand_pay_limit_cents == 60000
+    checks = [e["message"] for e in cabinet.event_log() if e["kind"] == "rom_check"]
+    assert checks[0] == "ROM check before the jurisdiction change: all 3 files verified."  # the 3 rule files
 
 
 # --- the shell: BET ONE and MAX BET, the settings page ---------------------------------------------------

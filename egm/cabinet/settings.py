@@ -25,7 +25,8 @@ logs the old and the new value.
   enabled ones. Levels kept that a new pay table no longer offers are dropped (none left: all of the
   pay table's);
 * the jurisdiction (`SetJurisdiction`, "jurisdiction": a file name in jurisdictions/, signed ROM): changed
-  only with nothing owed to a player (the conditions of a RAM clear). Its rules follow at once: the
+  only with nothing owed to a player (the conditions of a RAM clear), and only from a ROM that passes
+  its self-test at that moment (the rule files are signed firmware). Its rules follow at once: the
   hand-pay limit, credit limit, recall depth. A kept limit above the new jurisdiction's most is
   clamped to it in the same transaction, logged as its own change. The cabinet holds no certified RTP
   per pay table (the lab certifies off the cabinet), so the change's entry names every installed pay
@@ -243,6 +244,12 @@ class SettingsPart(CabinetPart):
             new = load_jurisdiction(event.name)
         except ConfigError as exc:
             return self._refuse(event, f"The jurisdiction {event.name} cannot be read: {exc}.")
+        # The rules are signed firmware: taken only from a ROM that passes its self-test now (a file
+        # edited since power-up is named, and the cabinet tilts when the operator menu closes).
+        self._run_rom_check("before the jurisdiction change")
+        if self._rom_problems:
+            return self._refuse(event, f"The jurisdiction stays {self.jurisdiction.name}: the ROM failed its "
+                                       f"self-test ({'; '.join(self._rom_problems)}).")
         old, lowered = self.jurisdiction, self._limits_lowered_for(new)
         kept = {**self._kept(), **{name: now for name, (_, now) in lowered.items()}, JURISDICTION: event.name}
         hand_pay = kept.get("hand_pay_limit_cents", new.hand_pay_limit_cents)
