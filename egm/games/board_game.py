@@ -16,8 +16,8 @@ from abc import abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from egm.games.base import Game, Round, RoundView, Wager
-from egm.games.margin import margin_of, place_of, result_of, result_text
+from egm.games.base import Game, Outcome, Round, RoundView, Wager
+from egm.games.margin import margin_of, place_of, result_code, result_of, result_text
 
 
 class StakeInUnits:
@@ -99,6 +99,31 @@ class BoardRound(Round):
     def result_line(self) -> str:
         """The line the table shows once the game is over, e.g. "YOU WIN BY 12"."""
         return result_text(self.margin)
+
+    @abstractmethod
+    def awards(self) -> list[str]:
+        """The awards the customer earned that the pay table pays, in order of play."""
+
+    @abstractmethod
+    def won_units(self, awards: list[str]) -> int:
+        """What the pay table pays for the final standings and `awards`, in units of the bet."""
+
+    @abstractmethod
+    def summary(self, awards: list[str]) -> dict[str, Any]:
+        """The settled game as recall and replay show it."""
+
+    def outcome_code(self) -> str:
+        return result_code(self.margin)
+
+    def outcome(self) -> Outcome:
+        if not self.finished:
+            raise RuntimeError("the game is not over yet; the outcome exists once it has ended")
+        awards = self.awards()
+        return Outcome(
+            win_credits=self.won_units(awards) * self.wager.bet_credits,
+            result_code=self.outcome_code(),
+            summary=self.summary(awards),
+        )
 
     def view(self) -> RoundView:
         outcome = self.outcome() if self.finished else None

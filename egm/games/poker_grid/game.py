@@ -29,9 +29,8 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from egm.cards import DECK_SIZE, JOKER_TEXT, Card
-from egm.games.base import Decision, DecisionRefused, Outcome, Wager
+from egm.games.base import Decision, DecisionRefused, Wager
 from egm.games.board_game import BoardGame, BoardRound
-from egm.games.margin import result_code
 from egm.games.poker_grid import compiled
 from egm.games.poker_grid.board import EMPTY, WILD, Layout
 from egm.games.poker_grid.paytable import PokerGridRules
@@ -166,22 +165,12 @@ class PokerGridRound(BoardRound):
             if move.seat == CUSTOMER and move.play.hand and awards.for_hand(move.play.hand)
         ]
 
-    def outcome(self) -> Outcome:
-        if not self.finished:
-            raise RuntimeError("the game is not over yet; the outcome exists once every card is played")
-        rules = self.game.rules
-        awards = self.awards()
-        units = rules.won_units(self.margin, awards)
-        return Outcome(
-            win_credits=units * self.wager.bet_credits,
-            result_code=result_code(self.margin),
-            summary={
-                "result": self.result,
-                "margin": self.margin,
-                "scores": list(self.table.scores),
-                "awards": awards,
-            },
-        )
+    def won_units(self, awards: list[str]) -> int:
+        return self.game.rules.won_units(self.margin, awards)
+
+    def summary(self, awards: list[str]) -> dict[str, Any]:
+        return {"result": self.result, "margin": self.margin, "scores": list(self.table.scores),
+                "awards": awards}
 
     def to_record(self) -> dict[str, Any]:
         return seal(self.game.game_id, RECORD_FORMAT, self.wager, self.table.to_record())

@@ -35,9 +35,8 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from egm.cards import JOKER_TEXT, Card
-from egm.games.base import Decision, DecisionRefused, Outcome, Wager
+from egm.games.base import Decision, DecisionRefused, Wager
 from egm.games.board_game import BoardGame, BoardRound
-from egm.games.margin import result_code
 from egm.games.poker_tiles.board import Layout
 from egm.games.poker_tiles.engine import EMPTY, JOKER
 from egm.games.poker_tiles.hands import HANDS
@@ -220,24 +219,19 @@ class PokerTilesRound(BoardRound):
             if rules.award_units(HANDS[line.hand])
         ]
 
-    def outcome(self) -> Outcome:
-        if not self.finished:
-            raise RuntimeError("the game is not over yet; the outcome exists once it has ended")
+    def won_units(self, awards: list[str]) -> int:
         rules = self.game.rules
-        awards = self.awards()
-        units = rules.result_units(self.margin) + sum(rules.award_units(hand) for hand in awards)
-        return Outcome(
-            win_credits=units * self.wager.bet_credits,
-            result_code=result_code(self.margin),
-            summary={
-                "result": self.result,
-                "place": self.place,
-                "margin": self.margin,
-                "scores": list(self.table.scores),
-                "end_adjustments": list(self.table.end_adjustments),
-                "awards": awards,
-            },
-        )
+        return rules.result_units(self.margin) + sum(rules.award_units(hand) for hand in awards)
+
+    def summary(self, awards: list[str]) -> dict[str, Any]:
+        return {
+            "result": self.result,
+            "place": self.place,
+            "margin": self.margin,
+            "scores": list(self.table.scores),
+            "end_adjustments": list(self.table.end_adjustments),
+            "awards": awards,
+        }
 
     def to_record(self) -> dict[str, Any]:
         return seal(self.game.game_id, RECORD_FORMAT, self.wager, self.table.to_record())

@@ -23,9 +23,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from egm.games.base import Decision, DecisionRefused, Outcome, Wager
+from egm.games.base import Decision, DecisionRefused, Wager
 from egm.games.board_game import BoardGame, BoardRound
-from egm.games.margin import result_code
 from egm.games.prism_words.blocks import FACE_NAMES, LETTERS, STAR, Block, check_block_set, parse_blocks
 from egm.games.prism_words.board import IllegalPlay, Placement
 from egm.games.prism_words.lexicon import AssetError, load_lexicon, read_asset
@@ -203,23 +202,17 @@ class PrismWordsRound(BoardRound):
         pays = self.game.rules.awards
         return [award for award in self.table.awards(CUSTOMER) if pays.for_award(award)]
 
-    def outcome(self) -> Outcome:
-        if not self.finished:
-            raise RuntimeError("the game is not over yet; the outcome exists once it has ended")
-        rules = self.game.rules
-        awards = self.awards()
-        units = rules.units(self.margin, awards)
-        return Outcome(
-            win_credits=units * self.wager.bet_credits,
-            result_code=result_code(self.margin),
-            summary={
-                "result": self.result,
-                "margin": self.margin,
-                "scores": list(self.table.scores),
-                "end_adjustments": list(self.table.end_adjustments),
-                "awards": awards,
-            },
-        )
+    def won_units(self, awards: list[str]) -> int:
+        return self.game.rules.units(self.margin, awards)
+
+    def summary(self, awards: list[str]) -> dict[str, Any]:
+        return {
+            "result": self.result,
+            "margin": self.margin,
+            "scores": list(self.table.scores),
+            "end_adjustments": list(self.table.end_adjustments),
+            "awards": awards,
+        }
 
     def to_record(self) -> dict[str, Any]:
         return seal(self.game.game_id, RECORD_FORMAT, self.wager,

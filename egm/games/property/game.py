@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from egm.games.base import Decision, DecisionRefused, Outcome, Wager
+from egm.games.base import Decision, DecisionRefused, Wager
 from egm.games.board_game import BoardGame, BoardRound
 from egm.games.margin import result_text
 from egm.games.property.board import Board
@@ -257,20 +257,18 @@ class PropertyRound(BoardRound):
             awards.append("monopoly")
         return [name for name in awards if getattr(self.game.rules.awards, name)]
 
-    def outcome(self) -> Outcome:
-        if not self.finished:
-            raise RuntimeError("the game is not over yet; the outcome exists once the short form ends")
+    def won_units(self, awards: list[str]) -> int:
         rules = self.game.rules
-        awards = self.awards()
-        units = (rules.place_pays[self.place - 1] + rules.margin_units(self.margin)
-                 + sum(getattr(rules.awards, name) for name in awards))
-        return Outcome(
-            win_credits=units * self.wager.bet_credits,
-            result_code=f"P{self.place}{self.margin:+d}",
-            summary={"result": self.result, "place": self.place, "margin": self.margin,
-                     "net_worth": self.net_worths(), "awards": awards,
-                     "bankrupt": [seat.bankrupt for seat in self.table.seats]},
-        )
+        return (rules.place_pays[self.place - 1] + rules.margin_units(self.margin)
+                + sum(getattr(rules.awards, name) for name in awards))
+
+    def outcome_code(self) -> str:
+        return f"P{self.place}{self.margin:+d}"
+
+    def summary(self, awards: list[str]) -> dict[str, Any]:
+        return {"result": self.result, "place": self.place, "margin": self.margin,
+                "net_worth": self.net_worths(), "awards": awards,
+                "bankrupt": [seat.bankrupt for seat in self.table.seats]}
 
     def to_record(self) -> dict[str, Any]:
         return seal(self.game.game_id, RECORD_FORMAT, self.wager,
