@@ -523,7 +523,7 @@ def test_scoreboard_lists_the_last_results_from_wager_memory(session: Session) -
         "egm.video.sound_cues",
         "egm.video.app",
         "egm.video.scenes.operator",
-        "egm.video.controller",
+        "egm.video.drawer",
         "egm.games.poker_grid.art",
         "egm.games.dragon_poker.scene",
         "egm.cabinet.pool_meters",

@@ -23,8 +23,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from egm.config import CabinetConfig, load_cabinet_config
-from egm.video.controller import DRAWER_RECT, PANEL_BUTTONS
+from egm.video.drawer import DRAWER_RECT
 from egm.video.layout import BAR_RECT, grid
+from egm.video.panel import PANEL_BUTTONS
 from egm.video.scenes.game_select import TILES_RECT
 from egm.video.screenshot import tab_centre
 from egm.video.session import Session
