@@ -202,6 +202,7 @@ class VideoController(PanelBar, PanelWager, DeviceDrawer):
                 "settings": service_info.setting_rows(raw, self.cabinet.games),
                 "pools": service_info.pool_rows(raw),
                 "rom": {**self.rom_files, "last_check": service_info.last_rom_check(log)},
+                "paytable_names": service_info.paytable_names(self.cabinet.games),
             }
         return display
 
@@ -318,6 +319,9 @@ class VideoController(PanelBar, PanelWager, DeviceDrawer):
             return
         if event.type == pygame.KEYDOWN:
             self._key(event)
+            return
+        if event.type == pygame.MOUSEWHEEL and not self.overlay:  # pages turn (the service pages)
+            self._to_scene(event)
             return
         logical = self.pointer.convert(event)
         if logical is not None and logical.type in (

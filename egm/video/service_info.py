@@ -130,6 +130,12 @@ def rom_details(config: CabinetConfig, games: Mapping[str, Game]) -> dict[str, A
     }
 
 
+def paytable_names(games: Mapping[str, Game]) -> dict[str, str]:
+    """Each installed pay table's name for the meters: its game's title and its version."""
+    return {g.paytable.id: f"{descriptor_of(gid).title} pay table {g.paytable.version}"
+            for gid, g in games.items()}
+
+
 def last_rom_check(events: Sequence[Mapping[str, Any]]) -> str:
     """The time and result of the last ROM check (power-up, door close, operator), newest first log."""
     for e in events:  # the power-up entry carries the boot's check

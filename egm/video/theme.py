@@ -89,6 +89,8 @@ class Kit:
         """`text` broken into lines no wider than `width` pixels at `size`: between words, and inside
         a word only when the word alone is wider (a long path or key id)."""
         font = self.font(size, bold)
+        if font.size(text)[0] <= width:
+            return [text]  # as written (its spacing too)
         lines: list[str] = []
         line = ""
         for word in text.split():

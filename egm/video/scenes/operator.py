@@ -10,6 +10,7 @@ from typing import Any
 import pygame
 
 from egm.events import ChangeSetting, RamClear, RunRomCheck, SetBetLevels, SetJurisdiction
+from egm.games import UnknownGame, descriptor_of
 from egm.money import format_denomination
 from egm.video import snap
 from egm.video.layout import CONTENT_RECT
@@ -32,11 +33,14 @@ TAB_LABELS = {
     "shutdown": "SHUT\nDOWN",
 }
 TAB_STEP, TAB_W = 205, 195
-FILES_PER_PAGE = 10
+PAGED = ("meters", "events", "rom")  # tabs with NEXT / PREVIOUS PAGE (also PAGE DOWN / UP and the wheel)
+PAGE_KEYS = {pygame.K_PAGEDOWN: 1, pygame.K_DOWN: 1, pygame.K_PAGEUP: -1, pygame.K_UP: -1}
+METER_ROWS, METER_STEP, METER_COLUMN = 14, 44, 700  # two columns of meters a page
 PAGER = (pygame.Rect(1500, 300, 340, 100), pygame.Rect(1500, 430, 340, 100))  # OLDER / NEWER
 BODY = pygame.Rect(40, 150, 1840, 760)
 TEXT_W = 1400  # the width of a page's text: left of the pager
 EVENT_SIZE, EVENT_STEP = 26, 34  # the event log's text size and line step
+ROM_SIZE, ROM_STEP = 22, 30  # the ROM details' text size and line step
 EVENTS_TOP, EVENTS_BOTTOM = BODY.y + 80, BODY.bottom - 110  # where a page's text goes, above the buttons
 RECALL_RECT = pygame.Rect(60, 240, 1344, 651)  # 0.7 of the 1920x930 table
 LEVELS_X, LEVEL_STEP = BODY.x + 760, 130  # a game's bet-level toggles on the settings page
@@ -54,7 +58,8 @@ class OperatorScene(Scene):
         self.confirm = False
         self.tables: dict[str, Scene] = {}
         self.picture: tuple[tuple[Any, ...], pygame.Surface] | None = None
-        self.events_laid_out: tuple[tuple[int, str], list[list[list[str]]]] | None = None
+        self.events_laid_out: tuple[tuple[Any, ...], list[list[tuple[list[str], Any]]]] | None = None
+        self.rom_laid_out: tuple[tuple[Any, ...], list[list[tuple[list[str], Any]]]] | None = None
         self.clock_setting = ClockSetting()  # the SETTINGS page's date and time row
 
     def enter(self, frame: Frame) -> None:
@@ -84,12 +89,12 @@ class OperatorScene(Scene):
                     "newer", "NEWER", pygame.Rect(1460, 440, 380, 110), "on" if self.recall_index else "off"
                 ),
             ]
-        elif self.tab in ("events", "rom"):
+        elif self.tab in PAGED:
             pages = self.pages(frame)
             out += [
-                Button("page_older", "NEXT PAGE" if self.tab == "rom" else "OLDER", PAGER[0],
+                Button("page_older", "OLDER" if self.tab == "events" else "NEXT PAGE", PAGER[0],
                        "on" if self.page + 1 < pages else "off"),
-                Button("page_newer", "PREVIOUS PAGE" if self.tab == "rom" else "NEWER", PAGER[1],
+                Button("page_newer", "NEWER" if self.tab == "events" else "PREVIOUS PAGE", PAGER[1],
                        "on" if self.page else "off"),
             ]
             if self.tab == "rom":
@@ -119,6 +124,10 @@ class OperatorScene(Scene):
         return out
 
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
+        if self.tab in PAGED and event.type in (pygame.KEYDOWN, pygame.MOUSEWHEEL):
+            step = PAGE_KEYS.get(event.key, 0) if event.type == pygame.KEYDOWN else -event.y
+            self.page = min(max(0, self.page + (step > 0) - (step < 0)), self.pages(frame) - 1)
+            return []
         if event.type != pygame.MOUSEBUTTONUP:
             return []
         button = hit(self.buttons(frame), event.pos)
@@ -173,12 +182,20 @@ class OperatorScene(Scene):
 
     def _draw_meters(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit
-        self._title(surface, "METERS")
-        for i, (name, value) in enumerate(meter_lines(snap.meters(frame.snapshot))[:30]):
-            x = BODY.x + 40 + (i // 15) * 900
-            y = BODY.y + 84 + (i % 15) * 44
-            kit.text(surface, name, (x, y), 26, LIGHT_GREY)
-            kit.text(surface, value, (x + 840, y), 26, WHITE, bold=True, anchor="topright")
+        pages = self.meter_pages(frame)
+        self._title(surface, f"METERS: page {self.page + 1} of {len(pages)}")
+        for i, (name, value) in enumerate(pages[min(self.page, len(pages) - 1)]):
+            x = BODY.x + 30 + (i // METER_ROWS) * METER_COLUMN
+            y = BODY.y + 84 + (i % METER_ROWS) * METER_STEP
+            kit.text(surface, name, (x, y), kit.fit(name, METER_COLUMN - 230, 26), LIGHT_GREY)
+            kit.text(surface, value, (x + METER_COLUMN - 40, y), 26, WHITE, bold=True, anchor="topright")
+
+    def meter_pages(self, frame: Frame) -> list[list[tuple[str, str]]]:
+        """Every meter the cabinet keeps, as (name, value) lines, two columns a page."""
+        names = service(frame).get("paytable_names", {})
+        lines = meter_lines(snap.meters(frame.snapshot), names)
+        per = 2 * METER_ROWS
+        return [lines[i:i + per] for i in range(0, len(lines), per)] or [[]]
 
     def _draw_recall(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit
@@ -212,11 +229,14 @@ class OperatorScene(Scene):
         return self.picture[1]
 
     def pages(self, frame: Frame) -> int:
-        """How many pages the event log or the ROM file list fills."""
+        """How many pages the open tab fills (the meters, the event log, the ROM details)."""
+        if self.tab == "meters":
+            return len(self.meter_pages(frame))
         if self.tab == "events":
             return len(self.event_pages(frame))
-        count, per = len(service(frame).get("rom", {}).get("files", [])), FILES_PER_PAGE
-        return max(1, -(-count // per))
+        if self.tab == "rom":
+            return len(self.rom_pages(frame))
+        return 1
 
     def _draw_events(self, surface: pygame.Surface, frame: Frame) -> None:
         log = snap.event_log(frame.snapshot)
@@ -224,40 +244,53 @@ class OperatorScene(Scene):
         self._title(surface, f"EVENT LOG (newest first): page {self.page + 1} of {len(pages)}, "
                              f"{len(log)} entries")
         y = EVENTS_TOP
-        for parts in pages[min(self.page, len(pages) - 1)]:
-            y = self._draw_parts(surface, parts, y, EVENT_SIZE, EVENT_STEP, LIGHT_GREY)
+        for parts, colour in pages[min(self.page, len(pages) - 1)]:
+            y = self._draw_parts(surface, parts, y, EVENT_SIZE, EVENT_STEP, colour)
 
-    def event_pages(self, frame: Frame) -> list[list[list[str]]]:
-        """The event log in pages: each entry wrapped to the page's width beside the pager (never
-        shrunk), as many whole entries on a page as fit above the buttons; laid out once per log."""
+    def event_pages(self, frame: Frame) -> list[list[tuple[list[str], Any]]]:
+        """The event log in pages, laid out once per log."""
         log = snap.event_log(frame.snapshot)
-        key = (len(log), repr(log[0]) if log else "")
+        key = ("events", len(log), repr(log[0]) if log else "")
         if self.events_laid_out is None or self.events_laid_out[0] != key:
-            kit, room = self.res.kit, EVENTS_BOTTOM - EVENTS_TOP
-            pages: list[list[list[str]]] = [[]]
-            used = 0
-            for e in log:
-                # the sequence number orders the log, whatever the times say (the clock may be set back)
-                text = (f"#{e.get('seq', '')}  {str(e.get('at', ''))[:19]}  {e.get('kind', '')}: "
-                        f"{e.get('message', '')}")
-                parts = kit.wrap(text, TEXT_W, EVENT_SIZE)
-                need = len(parts) * EVENT_STEP + EVENT_STEP // 4
-                if pages[-1] and used + need > room:
-                    pages.append([])
-                    used = 0
-                pages[-1].append(parts)
-                used += need
-            self.events_laid_out = (key, pages)
+            # the sequence number orders the log, whatever the times say (the clock may be set back)
+            lines = [(f"#{e.get('seq', '')}  {str(e.get('at', ''))[:19]}  {e.get('kind', '')}: "
+                      f"{e.get('message', '')}", LIGHT_GREY) for e in log]
+            self.events_laid_out = (key, self.lay_out(lines, EVENTS_TOP))
         return self.events_laid_out[1]
 
-    def _wrapped(self, surface: pygame.Surface, lines: list[tuple[str, Any]], top: int, size: int,
-                 step: int) -> int:
-        """Each line wrapped to the page's width beside the pager (continuations indented), down to
-        the buttons; returns where the next line goes."""
-        y = top
+    def rom_pages(self, frame: Frame) -> list[list[tuple[list[str], Any]]]:
+        """The ROM details in pages: the version, the last check and the pay tables, then every
+        program file of the manifest with its hash, none left out; laid out once per check."""
+        rom = service(frame).get("rom", {})
+        key = ("rom", rom.get("last_check", ""), len(rom.get("files", [])))
+        if self.rom_laid_out is None or self.rom_laid_out[0] != key:
+            check = rom.get("last_check", "")
+            files = rom.get("files", [])
+            lines = [(f"Software: {rom.get('version', '')}", WHITE),
+                     (f"Last check: {check}", GREEN if "verified" in check else RED)]
+            lines += [(f"Pay table {pid} v{version}  sha256 {digest}", CYAN)
+                      for pid, version, digest in rom.get("paytables", [])]
+            lines.append((f"Program files in the manifest: {len(files)}", GOLD))
+            lines += [(f"{digest}  {path}", LIGHT_GREY) for path, digest in files]
+            self.rom_laid_out = (key, self.lay_out(lines, BODY.y + 80, ROM_SIZE, ROM_STEP))
+        return self.rom_laid_out[1]
+
+    def lay_out(self, lines: list[tuple[str, Any]], top: int, size: int = EVENT_SIZE,
+                step: int = EVENT_STEP) -> list[list[tuple[list[str], Any]]]:
+        """Lines in pages: each wrapped to the page's width beside the pager (never shrunk), as many
+        whole lines on a page as fit above the buttons."""
+        room = EVENTS_BOTTOM - top
+        pages: list[list[tuple[list[str], Any]]] = [[]]
+        used = 0
         for text, colour in lines:
-            y = self._draw_parts(surface, self.res.kit.wrap(text, TEXT_W, size), y, size, step, colour)
-        return y
+            parts = self.res.kit.wrap(text, TEXT_W, size)
+            need = len(parts) * step + step // 4
+            if pages[-1] and used + need > room:
+                pages.append([])
+                used = 0
+            pages[-1].append((parts, colour))
+            used += need
+        return pages
 
     def _draw_parts(self, surface: pygame.Surface, parts: list[str], y: int, size: int, step: int,
                     colour: Any) -> int:
@@ -270,22 +303,11 @@ class OperatorScene(Scene):
         return y + step // 4
 
     def _draw_rom(self, surface: pygame.Surface, frame: Frame) -> None:
-        kit, rom = self.res.kit, service(frame).get("rom", {})
-        self._title(surface, "ROM DETAILS")
-        lines = [(f"Software: {rom.get('version', '')}", WHITE),
-                 (f"Last check: {rom.get('last_check', '')}", GREEN if "verified" in rom.get("last_check", "")
-                  else RED)]
-        lines += [(f"Pay table {pid} v{version}  sha256 {digest}", CYAN)
-                  for pid, version, digest in rom.get("paytables", [])]
-        files = rom.get("files", [])
-        lines.append((f"Program files ({len(files)}): page {self.page + 1} of {self.pages(frame)}", GOLD))
-        y = self._wrapped(surface, lines, BODY.y + 80, 24, 34)  # a long check result wraps, never shrinks
-        shown = files[self.page * FILES_PER_PAGE:(self.page + 1) * FILES_PER_PAGE]
-        for i, (path, digest) in enumerate(shown):
-            if y + (i + 1) * 34 > EVENTS_BOTTOM:
-                break
-            text = f"{digest}  {path}"
-            kit.text(surface, text, (BODY.x + 30, y + i * 34), kit.fit(text, TEXT_W, 22), LIGHT_GREY)
+        pages = self.rom_pages(frame)
+        self._title(surface, f"ROM DETAILS: page {self.page + 1} of {len(pages)}")
+        y = BODY.y + 80
+        for parts, colour in pages[min(self.page, len(pages) - 1)]:
+            y = self._draw_parts(surface, parts, y, ROM_SIZE, ROM_STEP, colour)
 
     def _draw_devices(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit
@@ -369,23 +391,48 @@ def service(frame: Frame) -> Mapping[str, Any]:
     return frame.snapshot.get("service") or {}
 
 
-def meter_lines(meters: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
-    """Meters as (name, value) lines: counts as 10-digit numbers, money meters (cents) in dollars,
-    per-game and per-denomination tables flattened.
+def meter_lines(meters: Mapping[str, Any], paytable_names: Mapping[str, str] | None = None
+                ) -> list[tuple[str, str]]:
+    """Meters as (name, value) lines: counts as 10-digit numbers, money meters (cents) in dollars;
+    the per-game meters under the game's title, the per-pay-table meters under the pay table's name
+    (`paytable_names`: pay table id -> its name), notes by their value.
 
     >>> meter_lines({"coin_in": 1234, "games_played": 3, "per_game": {"dragon-poker": {"coin_in": 10}}})
-    [('COIN IN', '$12.34'), ('GAMES PLAYED', '0000000003'), ('DRAGON-POKER COIN IN', '$0.10')]
+    [('COIN IN', '$12.34'), ('GAMES PLAYED', '0000000003'), ('DRAGON POKER COIN IN', '$0.10')]
+    >>> meter_lines({"per_paytable": {"dp-std": {"games_played": 1}}}, {"dp-std": "Dragon Poker pay table 2"})
+    [('DRAGON POKER PAY TABLE 2 GAMES PLAYED', '0000000001')]
     """
+    names = paytable_names or {}
     lines: list[tuple[str, str]] = []
     for name, value in meters.items():
         if isinstance(value, Mapping):
-            inner = "" if name.startswith(("per_", "bills_by")) else name
-            lines += meter_lines(value, f"{prefix}{inner} ".lstrip() if inner else prefix)
+            for key, inner in value.items():
+                if name == "per_game":
+                    lines += _titled(game_title(key), inner)
+                elif name == "per_paytable":
+                    lines += _titled(names.get(key, f"pay table {key}"), inner)
+                else:  # notes by denomination: "500" -> "$5.00 NOTES"
+                    lines.append((f"{money(int(key))} NOTES", f"{int(inner):010d}"))
             continue
-        label = (prefix + (f"{money(int(name))} notes" if name.isdigit() else name)).replace("_", " ").upper()
-        count = name in COUNT_METERS or name.isdigit()
-        lines.append((label, f"{int(value):010d}" if count else money(int(value))))
+        lines.append(meter_line(name, value))
     return lines
+
+
+def meter_line(name: str, value: Any, prefix: str = "") -> tuple[str, str]:
+    label = f"{prefix} {name.replace('_', ' ')}".strip().upper()
+    return label, f"{int(value):010d}" if name in COUNT_METERS else money(int(value))
+
+
+def _titled(title: str, meters: Mapping[str, Any]) -> list[tuple[str, str]]:
+    return [meter_line(name, value, title) for name, value in meters.items()]
+
+
+def game_title(game_id: str) -> str:
+    """A game's title as players know it."""
+    try:
+        return descriptor_of(game_id).title
+    except UnknownGame:
+        return "a game no longer installed"
 
 
 def recall_lines(record: Mapping[str, Any]) -> list[str]:

@@ -1,0 +1,131 @@
+"""Issue 31: the cabinet's screens, every page reachable by touch, every pay explained, no developer
+words. Each item is driven through the headless shell with real pygame events (SDL dummy drivers) on
+an injected clock, by touch where a cabinet has only its screen."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pygame
+import pytest
+
+from egm.config import load_cabinet_config
+from egm.rom.manifest import read_manifest
+from egm.video.scenes.operator import PAGED
+from egm.video.screenshot import play_one, tab_centre
+from egm.video.session import Session
+from egm.video.theme import money
+
+SNAKE_OR_ID = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b|\b[a-z]+(?:-[a-z0-9]+){1,}-(?:std|\d+opp)\b")
+
+
+@pytest.fixture
+def config(signed_tree):
+    return load_cabinet_config(signed_tree.config_path)
+
+
+@pytest.fixture
+def session(config, tmp_path: Path):
+    s = Session(config, tmp_path / "nvram", seed=7, game_ids=["dragon-poker", "poker-grid"])
+    yield s
+    s.close()
+
+
+def drawn(s: Session) -> list[str]:
+    s.render()
+    return list(s.video.res.kit.drawn)
+
+
+def touch_button(s: Session, action: str) -> None:
+    """Touch the scene's button for `action` (it must be shown)."""
+    button = next(b for b in s.video.scene.buttons(s.video.frame) if b.action == action)
+    s.touch(*button.rect.center)
+
+
+def pages_by_touch(s: Session, tab: str) -> list[list[str]]:
+    """Open an operator tab by touch and touch NEXT PAGE until it goes dark: the words of each page."""
+    s.touch(*tab_centre(tab))
+    scene = s.video.scene
+    pages = [drawn(s)]
+    while next(b for b in scene.buttons(s.video.frame) if b.action == "page_older").lamp != "off":
+        touch_button(s, "page_older")
+        pages.append(drawn(s))
+    assert len(pages) == scene.pages(s.video.frame)
+    return pages
+
+
+def flat_meters(meters: dict, titles: dict[str, str]) -> list[tuple[str, int]]:
+    """Every meter the cabinet keeps, as (the words its label must hold, value)."""
+    out = []
+    for name, value in meters.items():
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                if isinstance(inner, dict):
+                    out += [(f"{titles[key]} {n.replace('_', ' ')}".upper(), v) for n, v in inner.items()]
+                else:
+                    out.append((f"{money(int(key))} NOTES", inner))
+        else:
+            out.append((name.replace("_", " ").upper(), value))
+    return out
+
+
+# --- 1: METERS on pages, by touch, with the games' titles ---------------------------------------------
+def test_every_meter_is_reachable_by_touch_under_the_games_titles(session: Session) -> None:
+    play_one(session, "dragon-poker")
+    session.key("g")
+    play_one(session, "poker-grid")
+    session.key("f10")
+    pages = pages_by_touch(session, "meters")
+    assert len(pages) >= 2  # two games' meters do not fit on one page
+    shown = [w for page in pages for w in page]
+    games = session.cabinet.games
+    titles = {"dragon-poker": "Dragon Poker", "poker-grid": "Poker Grid"}
+    titles |= {g.paytable.id: f"{titles[gid]} pay table {g.paytable.version}" for gid, g in games.items()}
+    record = session.cabinet.memory.meters.to_record()
+    expected = flat_meters(record, titles)
+    assert len(expected) > 28
+    for label, _ in expected:
+        assert label in shown, label
+    assert not [w for w in shown if "DRAGON-POKER" in w or "POKER-GRID" in w]  # titles, not ids
+    coin_in = record["per_game"]["poker-grid"]["coin_in"]
+    label = shown.index("POKER GRID COIN IN")
+    assert shown[label + 1] == money(coin_in)
+
+
+def test_the_meters_page_turns_with_page_down_and_the_wheel(session: Session) -> None:
+    play_one(session, "dragon-poker")
+    session.key("g")
+    play_one(session, "poker-grid")
+    session.key("f10")
+    session.touch(*tab_centre("meters"))
+    scene = session.video.scene
+    session.key("pagedown")
+    assert scene.page == 1
+    session.key("pageup")
+    assert scene.page == 0
+    session.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, flipped=False, touch=False))
+    assert scene.page == 1
+
+
+# --- 2: ROM DETAILS shows every file of the manifest -------------------------------------------------
+def test_rom_details_pages_through_every_manifest_file(session: Session, config) -> None:
+    session.key("f10")
+    pages = pages_by_touch(session, "rom")
+    manifest = read_manifest(Path(config.rom.manifest))
+    shown = [tuple(w.split()[::-1]) for page in pages for w in page if re.fullmatch(r"[0-9a-f]{64} +\S+", w)]
+    assert shown == [(e.path, e.sha256) for e in manifest.files]  # all of them, in order, none twice
+    for page in pages:
+        assert any(w.startswith(f"ROM DETAILS: page {pages.index(page) + 1} of {len(pages)}") for w in page)
+
+
+@pytest.mark.parametrize("tab", PAGED)
+def test_a_paged_tab_stops_at_its_ends(session: Session, tab: str) -> None:
+    session.key("f10")
+    pages = pages_by_touch(session, tab)
+    scene = session.video.scene
+    touch_button(session, "page_older")  # dark at the last page: nothing happens
+    assert scene.page == len(pages) - 1
+    for _ in pages:
+        touch_button(session, "page_newer")
+    assert scene.page == 0
