@@ -13,7 +13,7 @@ import pytest
 from egm.config import load_cabinet_config
 from egm.rom.manifest import read_manifest
 from egm.video.scenes.operator import PAGED
-from egm.video.screenshot import play_one, tab_centre
+from egm.video.screenshot import credit, play_one, tab_centre
 from egm.video.session import Session
 from egm.video.theme import money
 
@@ -129,3 +129,58 @@ def test_a_paged_tab_stops_at_its_ends(session: Session, tab: str) -> None:
     for _ in pages:
         touch_button(session, "page_newer")
     assert scene.page == 0
+
+
+# --- 3: a SETTINGS or RAM CLEAR lamp is lit only when its press can succeed ---------------------------------
+def service_buttons(s: Session, prefix: str) -> list:
+    return [b for b in s.video.scene.buttons(s.video.frame) if b.action.startswith(prefix)]
+
+
+def test_with_credit_the_changes_it_forbids_are_dark_and_say_why(session: Session) -> None:
+    credit(session)
+    session.key("f10")
+    session.touch(*tab_centre("settings"))
+    denom, jurisdiction = (service_buttons(session, f"set:{name}:")[0]
+                           for name in ("denomination_cents", "jurisdiction"))
+    assert denom.lamp == jurisdiction.lamp == "off"
+    before = session.cabinet.snapshot()
+    for button in (denom, jurisdiction):
+        session.video.toasts.clear()
+        session.touch(*button.rect.center)
+        assert any("credit" in t.text for t in session.video.toasts), button.action  # it says why
+    after = session.cabinet.snapshot()
+    assert after["settings"] == before["settings"] and after["jurisdiction"] == before["jurisdiction"]
+    session.touch(*tab_centre("ram_clear"))
+    ask = service_buttons(session, "ram_ask")[0]
+    assert ask.lamp == "off"
+    session.video.toasts.clear()
+    session.touch(*ask.rect.center)
+    assert not service_buttons(session, "ram_yes")  # no confirmation for a clear that would be refused
+    refusal = "RAM clear refused: settle the $100.00 of credit"
+    assert any(t.text.startswith(refusal) for t in session.video.toasts)
+
+
+def test_every_lit_settings_lamp_is_accepted_when_pressed(session: Session) -> None:
+    session.key("f10")  # no credit: every change may be made
+    session.touch(*tab_centre("settings"))
+    lit = [b.action for b in service_buttons(session, "set:") + service_buttons(session, "bets:")
+           if b.lamp != "off"]
+    assert any(a.startswith("set:denomination_cents:") for a in lit)
+    assert any(a.startswith("set:jurisdiction:") for a in lit)
+    for action in lit:
+        kind = action.rsplit(":", 1)[0]
+        button = next(b for b in service_buttons(session, kind) if b.lamp != "off")  # as now offered
+        session.touch(*button.rect.center)
+        last = session.cabinet.event_log(1)[0]
+        assert last["kind"] != "refused", (action, last["message"])
+    for level in session.cabinet.bet_levels("dragon-poker")[1:]:  # all levels but one turned off
+        button = next(b for b in service_buttons(session, "bets:dragon-poker:") if b.label == f"{level:,}")
+        session.touch(*button.rect.center)
+    (last,) = session.cabinet.bet_levels("dragon-poker")
+    for button in service_buttons(session, "bets:dragon-poker:"):  # only the last one's toggle is dark
+        assert (button.lamp == "off") == (button.label == f"{last:,}"), button
+    session.touch(*tab_centre("ram_clear"))
+    ask = service_buttons(session, "ram_ask")[0]
+    assert ask.lamp == "on"
+    session.touch(*ask.rect.center)
+    assert service_buttons(session, "ram_yes")

@@ -88,6 +88,7 @@ class CabinetPart:
     _apply_settings: Callable[[], None]  # the kept settings over the configuration (settings.SettingsPart)
     _kept_clock: Callable[[], dict[str, int]]  # the date and time setting, kept across a RAM clear (settings)
     _owed_to_player: Callable[[], list[str]]  # to settle before a RAM clear or jurisdiction change
+    _ram_clear_problem: Callable[[], str | None]  # why a RAM clear would be refused now (egm.cabinet.service)
     _run_rom_check: Callable[[str], None]  # the ROM self-test, logged (service.ServicePart)
     bet_levels: Callable[[str], tuple[int, ...]]  # the bet levels a game offers now (settings.SettingsPart)
     display_attached: bool

@@ -68,9 +68,9 @@ class ServicePart(CabinetPart):
     def _ram_clear(self, event: RamClear) -> Result:
         if not self._allowed("ram_clear"):
             return self._not_now(event, "a RAM clear (operator menu only)")
-        owed = self._owed_to_player()
-        if owed:
-            return self._refuse(event, f"RAM clear refused: settle {' and '.join(owed)} first.")
+        problem = self._ram_clear_problem()
+        if problem:
+            return self._refuse(event, problem)
         final, clock = self._final_meters(), self._kept_clock()
         if self.memory is not None:
             self.memory.close()
@@ -99,6 +99,11 @@ class ServicePart(CabinetPart):
         self.machine.trigger("ram_cleared")
         self._settle()
         return ACCEPTED
+
+    def _ram_clear_problem(self) -> str | None:
+        """Why a RAM clear would be refused now (the operator menu keeps its lamp dark), or None."""
+        owed = self._owed_to_player()
+        return f"RAM clear refused: settle {' and '.join(owed)} first." if owed else None
 
     def _owed_to_player(self) -> list[str]:
         """What belongs to a player and would be wiped by a RAM clear (or judged under other rules by a

@@ -42,7 +42,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from egm.config import ConfigError, JurisdictionConfig, all_jurisdictions, load_jurisdiction
-from egm.events import ACCEPTED, ChangeSetting, Result, SetBetLevels, SetDateTime, SetJurisdiction
+from egm.events import ACCEPTED, ChangeSetting, RamClear, Result, SetBetLevels, SetDateTime, SetJurisdiction
 from egm.memory.store import Transaction
 from egm.money import format_cents
 
@@ -197,20 +197,10 @@ class SettingsPart(CabinetPart):
     def _set_bet_levels(self, event: SetBetLevels) -> Result:
         if self.state != "audit":
             return self._not_now(event, "changing the bet levels (operator menu only)")
-        game = self.games.get(event.game_id)
-        if game is None:
-            return self._refuse(event, f"There is no game {event.game_id} on this cabinet; choose "
-                                       f"{', '.join(self.games)}.")
-        offered, levels = game.bets_offered(), tuple(sorted(set(event.levels)))
-        if not levels:
-            return self._refuse(event, f"At least one bet level of {game.title} must stay enabled.")
-        if not set(levels) <= set(offered):
-            wrong = [b for b in levels if b not in offered]
-            return self._refuse(event, f"The pay table of {game.title} offers bets of {levels_text(offered)} "
-                                       f"credits, not {levels_text(wrong)}.")
-        if self.round is not None:
-            return self._refuse(event, "The bet levels change only between games: close the operator menu "
-                                       "and finish the game in progress.")
+        problem = self._bet_levels_problem(event)
+        if problem:
+            return self._refuse(event, problem)
+        game, levels = self.games[event.game_id], tuple(sorted(set(event.levels)))
         old, kept = self.bet_levels(event.game_id), self._kept()
         if levels == old:
             return ACCEPTED
@@ -231,13 +221,9 @@ class SettingsPart(CabinetPart):
         if event.name not in known:
             return self._refuse(event, f"There is no jurisdiction called {event.name}; choose "
                                        f"{listed(known)}.")
-        if self.memory is not None and self.memory.get("accounting_error"):  # owed cannot be judged then
-            return self._refuse(event, "The jurisdiction changes only with the meters in balance: clear the "
-                                       "accounting error (operator RAM clear) first.")
-        owed = self._owed_to_player()
-        if owed:
-            return self._refuse(event, "The jurisdiction changes only when nothing is owed to a player: "
-                                       f"settle {' and '.join(owed)} first.")
+        problem = self._jurisdiction_problem()
+        if problem:
+            return self._refuse(event, problem)
         if event.name == self.config.jurisdiction:
             return ACCEPTED
         try:
@@ -329,6 +315,47 @@ class SettingsPart(CabinetPart):
         was, now = old.isoformat(), new.isoformat()
         return sum(1 for t in self.memory.tickets.values()
                    if t["status"] == "issued" and now > t["expires_at"] >= was)
+
+    def refusal(self, event: object) -> str | None:
+        """Why the cabinet would refuse this operator-menu change now, without making it (None: it would
+        take it). The service pages light a button only when its press can succeed. A jurisdiction's
+        ROM self-test runs only when the change is made."""
+        if isinstance(event, RamClear):
+            return self._ram_clear_problem()
+        if isinstance(event, SetJurisdiction):
+            return self._jurisdiction_problem()
+        if isinstance(event, SetBetLevels):
+            return self._bet_levels_problem(event)
+        if isinstance(event, ChangeSetting):
+            known = event.name in SETTINGS
+            return self._setting_problem(event.name, event.value) if known else f"No setting {event.name}."
+        return None
+
+    def _jurisdiction_problem(self) -> str | None:
+        if self.memory is not None and self.memory.get("accounting_error"):  # owed cannot be judged then
+            return ("The jurisdiction changes only with the meters in balance: clear the accounting error "
+                    "(operator RAM clear) first.")
+        owed = self._owed_to_player()
+        if owed:
+            return ("The jurisdiction changes only when nothing is owed to a player: "
+                    f"settle {' and '.join(owed)} first.")
+        return None
+
+    def _bet_levels_problem(self, event: SetBetLevels) -> str | None:
+        game = self.games.get(event.game_id)
+        if game is None:
+            return f"There is no game {event.game_id} on this cabinet; choose {', '.join(self.games)}."
+        offered, levels = game.bets_offered(), tuple(sorted(set(event.levels)))
+        if not levels:
+            return f"At least one bet level of {game.title} must stay enabled."
+        if not set(levels) <= set(offered):
+            wrong = [b for b in levels if b not in offered]
+            return (f"The pay table of {game.title} offers bets of {levels_text(offered)} credits, not "
+                    f"{levels_text(wrong)}.")
+        if self.round is not None:
+            return ("The bet levels change only between games: close the operator menu and finish the game "
+                    "in progress.")
+        return None
 
     def _setting_problem(self, name: str, value: int) -> str | None:
         limit = self._rules(self._kept())[1]

@@ -80,6 +80,8 @@ class CabinetPort(Protocol):
 
     def event_log(self, limit: int | None = None) -> list[dict[str, Any]]: ...
 
+    def refusal(self, event: object) -> str | None: ...
+
 
 @dataclass
 class Toast:
@@ -196,10 +198,12 @@ class VideoController(PanelBar, PanelWager, DeviceDrawer):
             if self.rom_files is None:
                 self.rom_files = service_info.rom_details(self.config, self.cabinet.games)
             speaker = type(self.audio.speaker).__name__.replace("Speaker", "").lower() or "speaker"
+            settings = service_info.setting_rows(raw, self.cabinet.games)
             display["service"] = {
                 "devices": service_info.device_rows(raw, self.config, f"{speaker}, volume "
                                                     f"{round(self.audio.volume * 100)}%", log),
-                "settings": service_info.setting_rows(raw, self.cabinet.games),
+                "settings": settings,
+                "refusals": service_info.refusals(settings, self.cabinet.refusal),
                 "pools": service_info.pool_rows(raw),
                 "rom": {**self.rom_files, "last_check": service_info.last_rom_check(log)},
                 "paytable_names": service_info.paytable_names(self.cabinet.games),
@@ -376,7 +380,9 @@ class VideoController(PanelBar, PanelWager, DeviceDrawer):
         if event.type in (pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
             self.rollup_start = None  # the win's roll-up and celebration end at once
         for out in self.scene.handle(event, self.frame):
-            if isinstance(out, UiAction):
+            if isinstance(out, UiAction) and out.name == "notice":
+                self.toast(out.text)
+            elif isinstance(out, UiAction):
                 self.ui_action(out.name)
             else:
                 self.send(out)

@@ -76,9 +76,11 @@ class Frame:
 @dataclass(frozen=True)
 class UiAction:
     """An event for the display itself rather than the cabinet (e.g. "shutdown" from the kiosk's
-    operator menu). A scene may return it from `handle` beside cabinet events."""
+    operator menu, or "notice" with its `text`, shown as a notice). A scene may return it from `handle`
+    beside cabinet events."""
 
     name: str
+    text: str = ""
 
 
 @dataclass

@@ -5,13 +5,14 @@ The display only reads here; a setting changes through the cabinet (`ChangeSetti
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from egm import __version__
 from egm.cabinet.settings import BET_LEVELS, JURISDICTION, LABELS, SETTINGS, date_time_text, setting_text
 from egm.config import PROJECT_ROOT, CabinetConfig, all_jurisdictions
+from egm.events import ChangeSetting, RamClear, SetBetLevels, SetJurisdiction
 from egm.games import descriptor_of
 from egm.games.base import Game
 from egm.money import format_cents, format_denomination
@@ -99,6 +100,33 @@ def setting_rows(snapshot: Mapping[str, Any], games: Mapping[str, Game]) -> list
         now = datetime.fromisoformat(snapshot["date_time"])
         rows.append(("date_time", "Date and time (UTC)", date_time_text(now), None))
     return rows
+
+
+def refusals(rows: Sequence[tuple[str, str, str, Offer]], refusal: Callable[[object], str | None]
+             ) -> dict[str, str]:
+    """Why each settings row's change, and a RAM clear ("ram_clear"), would be refused now, in the
+    cabinet's words (`Cabinet.refusal`): those buttons stay dark, and a press says why."""
+    out: dict[str, str] = {}
+    for name, _, _, offer in rows:
+        if name == JURISDICTION:
+            event: object = SetJurisdiction(str(offer))
+        elif isinstance(offer, tuple):  # a game's bet levels: any change now, and turning off the last
+            game_id = name.split(":", 1)[1]
+            last = refusal(SetBetLevels(game_id, ()))
+            if last:
+                out[f"{name}:last"] = last
+            event = SetBetLevels(game_id, tuple(b for b, _ in offer))
+        elif isinstance(offer, int):
+            event = ChangeSetting(name, offer)
+        else:
+            continue
+        why = refusal(event)
+        if why:
+            out[name] = why
+    why = refusal(RamClear())
+    if why:
+        out["ram_clear"] = why
+    return out
 
 
 def pool_rows(snapshot: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -18,7 +18,7 @@ from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.scenes import game_scene
 from egm.video.scenes.clock_setting import ClockSetting
 from egm.video.theme import AMBER, CABINET, CYAN, GOLD, GREEN, LIGHT_GREY, RED, WHITE, money, panel
-from egm.video.widgets import Button, draw_all, hit
+from egm.video.widgets import Button, draw_all, hit_any
 
 TABS = ("meters", "recall", "events", "devices", "settings", "pools", "rom", "ram_clear", "shutdown")
 TAB_LABELS = {
@@ -100,15 +100,17 @@ class OperatorScene(Scene):
             if self.tab == "rom":
                 out.append(Button("rom_check", "RUN ROM\nCHECK", pygame.Rect(1500, 600, 340, 120), "on"))
         elif self.tab == "settings":
+            refused = service(frame).get("refusals", {})
             for i, (name, _, _, offer) in enumerate(service(frame).get("settings", [])):
                 y = BODY.y + 78 + i * 56
                 if name == "date_time":
                     out += self.clock_setting.buttons(frame, y)
                 elif isinstance(offer, tuple):  # a game's bet levels: a toggle each
-                    out += level_toggles(name.split(":", 1)[1], offer, y)
+                    out += level_toggles(name.split(":", 1)[1], offer, y, name not in refused)
                 elif offer is not None:
                     rect = pygame.Rect(1560, y, 260, 50)
-                    out.append(Button(f"set:{name}:{offer}", "CHANGE", rect, "on"))
+                    lamp = "off" if name in refused else "on"
+                    out.append(Button(f"set:{name}:{offer}", "CHANGE", rect, lamp))
         elif self.tab == "ram_clear":
             if self.confirm:
                 out += [
@@ -118,7 +120,8 @@ class OperatorScene(Scene):
                     Button("ram_no", "NO, KEEP", pygame.Rect(980, 640, 380, 130), "on", GREEN),
                 ]
             else:
-                out.append(Button("ram_ask", "RAM CLEAR...", pygame.Rect(760, 640, 400, 130), "on", RED))
+                lamp = "off" if "ram_clear" in service(frame).get("refusals", {}) else "on"
+                out.append(Button("ram_ask", "RAM CLEAR...", pygame.Rect(760, 640, 400, 130), lamp, RED))
         elif self.tab == "shutdown":
             out.append(Button("shutdown_yes", "SHUT DOWN\nNOW", pygame.Rect(760, 600, 400, 130), "on", RED))
         return out
@@ -130,9 +133,12 @@ class OperatorScene(Scene):
             return []
         if event.type != pygame.MOUSEBUTTONUP:
             return []
-        button = hit(self.buttons(frame), event.pos)
+        button = hit_any(self.buttons(frame), event.pos)
         if button is None:
             return []
+        if not button.enabled:  # a dark button: the press cannot succeed now; say why
+            why = refusal_of(button.action, service(frame).get("refusals", {}))
+            return [UiAction("notice", why)] if why else []
         action = button.action
         if action in TABS:
             self.tab, self.confirm, self.page = action, False, 0
@@ -373,17 +379,34 @@ class OperatorScene(Scene):
         )
 
 
-def level_toggles(game_id: str, levels: tuple[tuple[int, bool], ...], y: int) -> list[Button]:
-    """One toggle per bet level of a game: lit green while enabled; a press sends the levels with
-    that one switched (the cabinet refuses to disable the last)."""
+def level_toggles(game_id: str, levels: tuple[tuple[int, bool], ...], y: int, changeable: bool = True
+                  ) -> list[Button]:
+    """One toggle per bet level of a game: green while enabled; a press sends the levels with that one
+    switched. Dark when the press cannot succeed: the levels do not change now (`changeable`), or it
+    is the last level enabled."""
     enabled = {b for b, on in levels if on}
     out = []
     for k, (level, on) in enumerate(levels):
         after = sorted(enabled - {level} if on else enabled | {level})
         rect = pygame.Rect(LEVELS_X + k * LEVEL_STEP, y, LEVEL_STEP - 12, 50)
-        out.append(Button(f"bets:{game_id}:{','.join(map(str, after))}", f"{level:,}", rect, "on",
+        lamp = "on" if changeable and after else "off"
+        out.append(Button(f"bets:{game_id}:{','.join(map(str, after))}", f"{level:,}", rect, lamp,
                           GREEN if on else LIGHT_GREY))
     return out
+
+
+def refusal_of(action: str, refusals: Mapping[str, str]) -> str:
+    """Why a dark service-page button's press cannot succeed now (the cabinet's words)."""
+    kind, _, rest = action.partition(":")
+    if kind == "set":
+        return refusals.get(rest.split(":")[0], "")
+    if kind == "bets":
+        game_id, _, after = rest.partition(":")
+        now = refusals.get(f"bet_levels:{game_id}", "")
+        return now or ("" if after else refusals.get(f"bet_levels:{game_id}:last", ""))
+    if action == "ram_ask":
+        return refusals.get("ram_clear", "")
+    return ""
 
 
 def service(frame: Frame) -> Mapping[str, Any]:
