@@ -122,7 +122,7 @@ def resolved_lines(config: Any, jurisdiction: str) -> list[str]:
         if isinstance(device, ButtonPanelConfig):
             mapped = ", ".join(f"{b}={f}" for b, f in device.buttons.items()) or "none"
             lines.append(f"button_panel buttons: {mapped}; a button named after its function ("
-                         f"{', '.join(PANEL_FUNCTIONS[:8])}, game_1..game_9, game_back) works as itself")
+                         f"{', '.join(PANEL_FUNCTIONS[:9])}, game_1..game_9, game_back) works as itself")
         if device.backend == "serial" and device.port and device.port.startswith("/") \
                 and not Path(device.port).exists():
             warnings.append(f"WARNING: {kind}: {device.port} does not exist on this machine now")

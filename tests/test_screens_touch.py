@@ -11,6 +11,7 @@ import pygame
 import pytest
 
 from egm.config import load_cabinet_config
+from egm.events import PlayerDecision, SelectGame
 from egm.rom.manifest import read_manifest
 from egm.video.scenes.operator import PAGED
 from egm.video.screenshot import credit, play_one, tab_centre
@@ -184,3 +185,33 @@ def test_every_lit_settings_lamp_is_accepted_when_pressed(session: Session) -> N
     assert ask.lamp == "on"
     session.touch(*ask.rect.center)
     assert service_buttons(session, "ram_yes")
+
+
+# --- 5: GAMES, back to the game menu by touch, for every game -------------------------------------------
+def bar_button(s: Session, action: str):
+    return next(b for b in s.video.bar_buttons() if b.action == action)
+
+
+@pytest.mark.parametrize("game_id", ["dragon-poker", "poker-grid", "poker-tiles", "prism-words", "property"])
+def test_games_returns_to_the_menu_by_touch_after_every_game(config, tmp_path: Path, game_id: str) -> None:
+    s = Session(config, tmp_path / "nvram", seed=3)
+    try:
+        credit(s)
+        s.video.send(SelectGame(game_id))
+        s.key("space")  # DEAL
+        assert s.state.startswith(f"game.{game_id}.")
+        assert bar_button(s, "menu").lamp == "off"  # during the game: dark, and a press says why
+        s.touch(*bar_button(s, "menu").rect.center)
+        assert s.state.startswith(f"game.{game_id}.")
+        assert any("finish this game first" in t.text for t in s.video.toasts)
+        while s.cabinet.round is not None and s.state.startswith("game."):
+            s.video.send(PlayerDecision(s.cabinet.round.reference_decision()))
+            s.wait(0.1)
+        s.wait(8.0)
+        assert s.video.scene.name == game_id  # the finished table stays
+        assert bar_button(s, "menu").lamp == "on"
+        s.touch(*bar_button(s, "menu").rect.center)
+        assert s.video.scene.name == "game-select"
+        assert bar_button(s, "menu").lamp == "off"
+    finally:
+        s.close()

@@ -31,7 +31,7 @@ from egm.video.drawer import DRAWER_RECT, DeviceDrawer
 from egm.video.inputs import DEVICE_KEYS, PANEL_KEYS, PointerFilter
 from egm.video.layout import BAR_RECT, CONTENT_RECT, LOGICAL_SIZE, Viewport
 from egm.video.overlays import draw_help, draw_ticket_overlay, draw_toasts, help_pages, shade
-from egm.video.panel import AUTO_PLAY, BET_BUTTONS, DENOMINATION, WAIT_REVEAL, PanelBar
+from egm.video.panel import AUTO_PLAY, BET_BUTTONS, DENOMINATION, MENU, WAIT_REVEAL, PanelBar
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.scenes import game_scene
 from egm.video.scenes.attract import AttractScene
@@ -411,6 +411,8 @@ class VideoController(PanelBar, PanelWager, DeviceDrawer):
             self._bet_button(button)
         elif button == DENOMINATION:
             self._denomination_button()
+        elif button == MENU:
+            self.ui_action("menu")
         elif button in GAME_KEYS:  # the game's own buttons, as its keys
             self._to_scene(pygame.event.Event(pygame.KEYDOWN, key=GAME_KEYS[button], mod=0, unicode=""))
         elif button == "cash_out":

@@ -47,9 +47,6 @@ class DeviceDrawer:
         if action == "mute":
             self.toast("Sound off" if self.audio.toggle_mute() else "Sound on", error=False)
             return
-        if action == "menu":
-            self.ui_action("menu")
-            return
         kind, _, arg = action.partition(":")
         if self.kiosk and kind != "key":  # a kiosk's key switches may be keyboard-emulated; nothing else
             self.toast("Device controls exist only in the emulator.")

@@ -26,6 +26,7 @@ PANEL_KEYS: dict[int, str] = {
     pygame.K_c: "cash_out",
     pygame.K_h: "auto_play",  # the game's own auto-play button (HOUSE WAY in Dragon Poker)
     pygame.K_F1: "help",
+    pygame.K_g: "menu",  # GAMES: back to the game menu, between games
 }
 DEVICE_KEYS: dict[int, str] = {
     pygame.K_F2: "bill:0",
@@ -42,7 +43,6 @@ DEVICE_KEYS: dict[int, str] = {
     pygame.K_F12: "power_cut",
     pygame.K_TAB: "drawer",
     pygame.K_m: "mute",
-    pygame.K_g: "menu",
 }
 KEY_HELP: tuple[tuple[str, str], ...] = (
     ("SPACE / ENTER", "Deal (start a game, confirm)"),
@@ -60,7 +60,7 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("F12", "Cut the power (kills the process)"),
     ("TAB", "Show the device drawer"),
     ("M", "Mute / unmute"),
-    ("G", "Game menu (after a game)"),
+    ("G", "GAMES: the game menu (between games)"),
     ("ESC", "Quit (emulator only; the kiosk shuts down from the operator menu)"),
 )
 

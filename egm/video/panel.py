@@ -18,18 +18,20 @@ from egm.video.widgets import Button, draw_all, label_box
 
 AUTO_PLAY = "auto_play"  # the panel button that plays the round's reference decision
 DENOMINATION = "denomination"  # the panel button that steps the denomination; its label shows the one used
+MENU = "menu"  # GAMES: back to the game menu from a finished table
 PANEL_BUTTONS = (  # (panel button, label, x, width) along the bottom bar; AUTO_PLAY's label is the game's
-    (DENOMINATION, "DENOM", 834, 110),
-    ("help", "HELP", 956, 92),
-    ("cash_out", "CASH\nOUT", 1060, 124),
-    ("bet_one", "BET\nONE", 1196, 116),
-    ("max_bet", "MAX\nBET", 1324, 116),
-    ("side_bet", "SIDE\nBET", 1452, 116),
-    (AUTO_PLAY, "AUTO\nPLAY", 1580, 146),
-    ("deal", "DEAL", 1738, 162),
+    (MENU, "GAMES", 762, 100),
+    (DENOMINATION, "DENOM", 874, 104),
+    ("help", "HELP", 990, 86),
+    ("cash_out", "CASH\nOUT", 1088, 118),
+    ("bet_one", "BET\nONE", 1218, 110),
+    ("max_bet", "MAX\nBET", 1340, 110),
+    ("side_bet", "SIDE\nBET", 1462, 110),
+    (AUTO_PLAY, "AUTO\nPLAY", 1584, 144),
+    ("deal", "DEAL", 1740, 160),
 )
 BET_BUTTONS = ("bet_one", "max_bet", "side_bet")
-METER_X, METER_W = 160, 214
+METER_X, METER_W = 160, 190
 ROLLUP_S = 1.0  # the WIN meter counts up after a reveal
 WAIT_REVEAL = "Please wait: the cards are being revealed."
 
@@ -81,6 +83,15 @@ class PanelBar:
             if state == "attract" and snap.denom_cents(s) not in self.denominations():
                 return False, ""  # the cabinet says which denominations the game shown is played in
             return panel_lamps.get("deal", "on") != "off", ""
+        if button == MENU:
+            if live:
+                return False, "The game menu opens between games: finish this game first."
+            if state == "attract" and snap.view(s) is not None:
+                return True, ""
+            if state == "attract":
+                return False, ("This is the game menu: touch a game to play it." if snap.credits_cents(s)
+                               else "Insert money, then choose a game.")
+            return False, "The game menu opens between games."
         if button == DENOMINATION:
             if state != "attract":
                 return False, "The denomination changes between games."

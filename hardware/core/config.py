@@ -21,12 +21,13 @@ class Strict(BaseModel):
 
 
 PANEL_FUNCTIONS = (
-    "deal", "cash_out", "bet_one", "max_bet", "side_bet", "auto_play", "help", "denomination",
+    "deal", "cash_out", "bet_one", "max_bet", "side_bet", "auto_play", "help", "denomination", "menu",
     *(f"game_{n}" for n in range(1, 10)), "game_back",
 )
 """What a panel button can do: the shell's buttons (BET ONE: the next bet level; MAX BET takes the
 highest bet and deals; SIDE BET: the next side-bet amount; auto_play is the game's own, e.g. HOUSE
-WAY; denomination: the next denomination, between games) and the game's own keys (game_1..game_9
+WAY; denomination: the next denomination, between games; menu: GAMES, back to the game menu between
+games) and the game's own keys (game_1..game_9
 are the keys 1-9, game_back is BACKSPACE)."""
 FORMER_PANEL_FUNCTIONS = {"bet": "bet_one"}
 """Names older configurations and boards use, and the function each now is (BET was BET ONE)."""
