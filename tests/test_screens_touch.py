@@ -215,3 +215,41 @@ def test_games_returns_to_the_menu_by_touch_after_every_game(config, tmp_path: P
         assert bar_button(s, "menu").lamp == "off"
     finally:
         s.close()
+
+
+# --- 4: the event log in sentences, in money, to the second -----------------------------------------------
+LOG_LINE = re.compile(r"#\d+  \d{4}-\d\d-\d\d \d\d:\d\d:\d\d  [A-Z$].*[.)]")
+
+
+def test_the_event_log_reads_in_sentences_money_and_seconds(session: Session) -> None:
+    session.key("f10")
+    session.touch(*tab_centre("settings"))
+    hand_pay = next(b for b in service_buttons(session, "set:hand_pay_limit_cents:"))
+    session.touch(*hand_pay.rect.center)  # the lowest hand-pay limit: $250
+    session.key("f10")
+    for _ in range(3):
+        credit(session)  # $300 of notes
+    play_one(session, "dragon-poker")
+    session.key("c")  # cash out past the hand-pay limit: a hand pay
+    session.key("f11")  # the attendant pays it
+    session.key("f11")
+    session.key("f8")  # the main door, open and closed
+    session.key("f8")
+    credit(session)
+    session.key("c")  # a ticket
+    session.wait(5.0)
+    session.key("escape")
+    session.key("t")  # redeemed
+    session.key("f10")
+    lines = [w for page in pages_by_touch(session, "events") for w in page if w.startswith("#")]
+    log = session.cabinet.event_log()
+    assert len(lines) == len(log)
+    kinds = {e["kind"] for e in log}
+    assert {"bill_in", "hand_pay_reset", "ticket_out", "ticket_in", "setting_changed"} <= kinds
+    for line in lines:
+        assert LOG_LINE.fullmatch(line), line
+        assert not SNAKE_OR_ID.search(line), line  # no kind, meter or state names
+        assert not re.search(r"\d+(-| )cents?\b", line), line  # money, not cents
+    words = " ".join(lines)
+    assert "Note of $100.00 stacked and credited." in words
+    assert re.search(r"hand pay of \$\d[\d,]*\.\d\d \(a cash-out\) paid\.", words)

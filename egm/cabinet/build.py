@@ -18,6 +18,7 @@ from egm.games import game_class
 from egm.games.base import Game
 from egm.host.sas import HostPart
 from egm.memory.store import RamError, Transaction, WagerMemory
+from egm.money import format_cents
 from egm.rng import Rng
 from hardware.factory import Devices, build_devices
 
@@ -181,7 +182,8 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
             return
         error = memory.meters.balance_error()
         if error and not memory.get("accounting_error"):
-            self._record_accounting_error(f"meters found {error} cents off the accounting identity at boot")
+            off = format_cents(error)
+            self._record_accounting_error(f"meters found {off} off the accounting identity at boot")
         self._recover()
 
     def _recover(self) -> None:

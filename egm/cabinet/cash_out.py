@@ -8,6 +8,7 @@ from typing import Any
 
 from egm.events import ACCEPTED, CashOut, Result, TicketFailed, TicketPrinted
 from egm.memory.store import Transaction
+from egm.money import format_cents
 from egm.payout.handpay import requires_hand_pay
 from egm.payout.tickets import issue_ticket
 from hardware.interfaces import TicketData
@@ -30,7 +31,7 @@ class CashOutPart(CabinetPart):
             if not self._commit(
                 lambda tx: (
                     tx.set("handpay", {"kind": "cancelled_credits", "amount_cents": amount}),
-                    tx.log("hand_pay", f"Cash-out of {amount} cents locks up for a hand pay."),
+                    tx.log("hand_pay", f"Cash-out of {format_cents(amount)} locks up for a hand pay."),
                 )
             ):
                 return Result(False, self._tilt_detail())
@@ -67,7 +68,8 @@ class CashOutPart(CabinetPart):
             if clear is not None:
                 tx.set(clear, None)
             kind = "cash_out" if validation_number is None else "cash_out_host_numbered"  # pressed earlier
-            tx.log(kind, f"Cash-out of {amount} cents: printing ticket {ticket['validation_number']}.")
+            tx.log(kind, f"Cash-out of {format_cents(amount)}: printing ticket "
+                         f"{ticket['validation_number']}.")
 
         if not self._commit(start_cash_out):
             return False
@@ -109,7 +111,8 @@ class CashOutPart(CabinetPart):
             tx.put_ticket(ticket["validation_number"], ticket)
             tx.set("cashout", None)
             self._player_left(tx)
-            tx.log("ticket_out", f"Ticket {ticket['validation_number']} for {amount} cents issued{note}.")
+            tx.log("ticket_out",
+                   f"Ticket {ticket['validation_number']} for {format_cents(amount)} issued{note}.")
 
         if self._commit(issued):
             self.session_tickets.append(ticket)
@@ -154,7 +157,8 @@ class CashOutPart(CabinetPart):
                 tx.meters.add("current_credits", -amount)
                 self._player_left(tx)
             tx.set("handpay", None)
-            tx.log("hand_pay_reset", f"Attendant reset: hand pay of {amount} cents ({pending['kind']}) paid.")
+            what = "a win" if pending["kind"] == "jackpot" else "a cash-out"
+            tx.log("hand_pay_reset", f"Attendant reset: hand pay of {format_cents(amount)} ({what}) paid.")
 
         if not self._commit(paid):
             return Result(False, self._tilt_detail())

@@ -120,14 +120,14 @@ class CreditInPart(CabinetPart):
         def credit(tx: Transaction) -> None:
             if barcode is None:
                 tx.meters.add_bill(amount)
-                tx.log("bill_in", f"{amount}-cent note {how}.")
+                tx.log("bill_in", f"Note of {format_cents(amount)} {how}.")
             else:
                 tx.meters.add("tickets_in", amount)
                 tx.meters.add("current_credits", amount)
                 ticket = memory.tickets.get(barcode, pending.get("ticket"))
                 if ticket is not None:  # a ticket of this cabinet's own (the host's may be any)
                     tx.put_ticket(barcode, {**ticket, "status": "redeemed", "redeemed_at": tx.now})
-                tx.log("ticket_in", f"Ticket {barcode} for {amount} cents redeemed ({how}).")
+                tx.log("ticket_in", f"Ticket {barcode} for {format_cents(amount)} redeemed ({how}).")
                 self._ticket_credited(tx, pending)
             tx.set("bill", None)
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from egm.host.base import HostBase, LongPollHandler
 from egm.memory.store import Transaction
+from egm.money import format_cents
 from hardware.serial.sas_protocol import BcdError, bcd, encode_reply, from_bcd
 
 HISTORY = "sas_aft"  # record: the last transfers, newest first
@@ -162,7 +163,7 @@ class AftPart(HostBase):
             tx.set(HISTORY, [record, *history][:HISTORY_SIZE])
             tx.log(
                 "sas_aft_complete",
-                f"AFT {request.transaction_id}: {amount} cents {direction}.",
+                f"AFT {request.transaction_id}: {format_cents(amount)} {direction}.",
                 transaction_id=request.transaction_id,
             )
 

@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 from egm.events import ACCEPTED, BillEscrowed, Result
 from egm.host.base import HostBase, LongPollHandler
 from egm.memory.store import Transaction
+from egm.money import format_cents
 from hardware.serial.sas_protocol import BcdError, bcd, encode_reply, from_bcd
 
 CASHOUT = "sas_cashout"  # record: a cash-out waiting for the host's validation number
@@ -65,7 +66,7 @@ class TitoPart(HostBase):
 
         def ask(tx: Transaction) -> None:
             tx.set(CASHOUT, request)
-            message = f"Cash-out of {amount} cents waits for the host's validation number."
+            message = f"Cash-out of {format_cents(amount)} waits for the host's validation number."
             tx.log("sas_validation_request", message)
 
         if not self._commit(ask):
@@ -241,7 +242,8 @@ class TitoPart(HostBase):
         def authorise(tx: Transaction) -> None:
             tx.set(REDEMPTION, authorised)
             tx.set("bill", pending)  # the credit, committed before the acceptor stacks
-            tx.log("sas_ticket_authorised", f"Host authorised ticket {record['barcode']} for {amount} cents.")
+            tx.log("sas_ticket_authorised",
+                   f"Host authorised ticket {record['barcode']} for {format_cents(amount)}.")
 
         if not self._commit(authorise):
             return None

@@ -31,9 +31,18 @@ CREDIT_LIMIT_STEPS = (0, 50000, 100000, 300000, 1000000)
 Offer = int | str | tuple[tuple[int, bool], ...] | None
 
 
+def log_time(at: object) -> str:
+    """A logged time as the service pages write it: to the second, "YYYY-MM-DD HH:MM:SS".
+
+    >>> log_time("2026-01-01T09:05:07.123456+00:00")
+    '2026-01-01 09:05:07'
+    """
+    return str(at)[:19].replace("T", " ")
+
+
 def when_what(event: Mapping[str, Any] | None) -> str:
-    """An event as "YYYY-MM-DD HH:MM message", or "none"."""
-    return f"{str(event['at'])[:16].replace('T', ' ')} {event['message']}" if event else "none"
+    """An event as "YYYY-MM-DD HH:MM:SS message", or "none"."""
+    return f"{log_time(event['at'])} {event['message']}" if event else "none"
 
 
 def device_rows(
@@ -170,5 +179,5 @@ def last_rom_check(events: Sequence[Mapping[str, Any]]) -> str:
         detail = e.get("detail") or {}
         message = e.get("message") if e.get("kind") == "rom_check" else detail.get("rom_check")
         if message:
-            return f"{str(e['at'])[:19].replace('T', ' ')}  {message}"
+            return f"{log_time(e['at'])}  {message}"
     return "no ROM check in the log"

@@ -17,6 +17,7 @@ from egm.video.layout import CONTENT_RECT
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.scenes import game_scene
 from egm.video.scenes.clock_setting import ClockSetting
+from egm.video.service_info import log_time
 from egm.video.theme import AMBER, CABINET, CYAN, GOLD, GREEN, LIGHT_GREY, RED, WHITE, money, panel
 from egm.video.widgets import Button, draw_all, hit_any
 
@@ -259,8 +260,8 @@ class OperatorScene(Scene):
         key = ("events", len(log), repr(log[0]) if log else "")
         if self.events_laid_out is None or self.events_laid_out[0] != key:
             # the sequence number orders the log, whatever the times say (the clock may be set back)
-            lines = [(f"#{e.get('seq', '')}  {str(e.get('at', ''))[:19]}  {e.get('kind', '')}: "
-                      f"{e.get('message', '')}", LIGHT_GREY) for e in log]
+            lines = [(f"#{e.get('seq', '')}  {log_time(e.get('at', ''))}  {e.get('message', '')}", LIGHT_GREY)
+                     for e in log]  # the message is the sentence; its kind stays in the record
             self.events_laid_out = (key, self.lay_out(lines, EVENTS_TOP))
         return self.events_laid_out[1]
 
@@ -471,5 +472,5 @@ def recall_lines(record: Mapping[str, Any]) -> list[str]:
         f"Stake {money(int(outcome.get('stake_cents', 0)))}",
         f"Won {money(int(outcome.get('win_cents', 0)))}",
         "Hand pay" if outcome.get("hand_paid") else "",
-        str(record.get("at", ""))[:19],
+        log_time(record.get("at", "")),
     ]
