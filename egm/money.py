@@ -22,3 +22,26 @@ def format_denomination(cents: int) -> str:
     if cents < 100:
         return f"{cents}¢"
     return f"${cents // 100:,}" if cents % 100 == 0 else format_cents(cents)
+
+
+def credits_text(credits: int) -> str:
+    """A number of credits in words: "1 credit", "2,500 credits"."""
+    return f"{credits:,} credit{'' if credits == 1 else 's'}"
+
+
+def pay_text(win_credits: int, stake_credits: int) -> str:
+    """What a finished game gave back, said as a player reads it: a return below the stake is a loss,
+    never a "pay" (the win meter counts the whole return).
+
+    >>> pay_text(15, 10), pay_text(10, 10), pay_text(8, 10), pay_text(0, 10)
+    ('PAYS 15 CREDITS', 'STAKE RETURNED: 10 CREDITS', 'RETURNS 8 OF THE 10 CREDITS STAKED', 'NO WIN')
+    >>> pay_text(1, 1)
+    'STAKE RETURNED: 1 CREDIT'
+    """
+    if win_credits <= 0:
+        return "NO WIN"
+    if win_credits > stake_credits:
+        return f"PAYS {credits_text(win_credits)}".upper()
+    if win_credits == stake_credits:
+        return f"STAKE RETURNED: {credits_text(win_credits)}".upper()
+    return f"RETURNS {win_credits:,} OF THE {credits_text(stake_credits)} STAKED".upper()

@@ -253,3 +253,76 @@ def test_the_event_log_reads_in_sentences_money_and_seconds(session: Session) ->
     words = " ".join(lines)
     assert "Note of $100.00 stacked and credited." in words
     assert re.search(r"hand pay of \$\d[\d,]*\.\d\d \(a cash-out\) paid\.", words)
+
+
+# --- 13: Dragon Poker's jackpot, pair bonus and result wording --------------------------------------------
+def test_a_fresh_jackpot_is_not_advertised_as_nothing(config, tmp_path: Path) -> None:
+    s = Session(config, tmp_path / "nvram", seed=7, game_ids=["dragon-poker"])
+    try:
+        words = drawn(s)
+        assert s.video.scene.name == "attract" and not s.cabinet.memory.get("pools")
+        assert "JACKPOT $0.00" not in words and "THE JACKPOT GROWS WITH EVERY DRAGON WIN" in words
+        s.key("f10")
+        shown = [w for page in pages_by_touch(s, "meters") for w in page]
+        assert "JACKPOT (WINS PAID BY HAND)" in shown and "JACKPOT" not in shown
+    finally:
+        s.close()
+
+
+def test_the_pair_bonus_bet_shows_above_the_cards_in_the_singular(config, tmp_path: Path) -> None:
+    from egm.games.dragon_poker.screenshots import set_step
+
+    s = Session(config, tmp_path / "nvram", seed=7, game_ids=["dragon-poker"])
+    try:
+        credit(s)
+        s.key("s")  # the pair bonus: 1 credit
+        set_step(s)
+        s.render()
+        kit = s.video.res.kit
+        assert "PAIR BONUS BET 1 CREDIT" in kit.drawn
+        assert not [w for w in kit.drawn if re.search(r"\b1 CREDITS\b", w)]
+    finally:
+        s.close()
+
+
+def test_a_hand_that_returns_less_than_its_stake_is_not_shown_as_a_pay(session: Session) -> None:
+    from egm.money import pay_text
+
+    for _ in range(40):
+        play_one(session, "dragon-poker")
+        outcome, stake = session.cabinet.last_outcome, session.video.frame.view.stake_credits
+        win = outcome["win_cents"] // session.cabinet.denomination_cents
+        if 0 < win < stake:
+            break
+        session.key("g")
+    else:
+        raise AssertionError("no hand in 40 returned part of its stake")
+    words = drawn(session)
+    banner = next(w for w in words if w.startswith("RESULT  -  "))
+    assert banner == f"RESULT  -  {pay_text(win, stake)}" and "PAYS" not in banner
+    assert f"RETURNS {win:,} OF THE {stake:,} CREDITS STAKED" in banner
+
+
+# --- 14: the attract screen's lamps belong to the game shown ----------------------------------------------
+def test_the_attract_lamps_belong_to_the_game_it_shows(config, tmp_path: Path) -> None:
+    from egm.games import descriptor_of
+    from egm.video.scenes.attract import GAME_S
+
+    s = Session(config, tmp_path / "nvram", seed=7)
+    try:
+        seen = set()
+        for _ in s.cabinet.games:
+            assert s.video.scene.name == "attract"
+            gid = s.video.scene.game_shown(s.video.frame)
+            seen.add(gid)
+            words = drawn(s)
+            assert descriptor_of(gid).title.upper() in words
+            lamps = {b.action: b for b in s.video.bar_buttons()}
+            assert lamps["auto_play"].label == descriptor_of(gid).auto_play_label
+            has_side_bet = bool(s.cabinet.games[gid].wager_offer().side_bet_limits)
+            assert (lamps["side_bet"].lamp != "off") == has_side_bet, gid
+            assert s.video.game_shown() == gid  # DEAL would start this game
+            s.wait(GAME_S)
+        assert seen == set(s.cabinet.games)
+    finally:
+        s.close()

@@ -430,7 +430,10 @@ class VideoController(PanelBar, PanelWager, DeviceDrawer):
                 self.send(StartGame(self.game_shown()))  # the cabinet says why not now
 
     def game_shown(self) -> str:
-        """The game on the table, else the game selected on the menu."""
+        """The game on the table, else the game the attract screen shows now (its lamps are that game's,
+        and DEAL would start it), else the game selected on the menu."""
+        if isinstance(self.scene, AttractScene):
+            return self.scene.game_shown(self.frame) or snap.selected_game(self.snapshot)
         return snap.game_id(self.snapshot) or snap.selected_game(self.snapshot)
 
     def help_pages(self) -> list[InfoPage]:

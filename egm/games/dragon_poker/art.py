@@ -26,9 +26,12 @@ def attract(surface: pygame.Surface, res: Resources, rect: pygame.Rect, frame: F
         img = pygame.transform.rotate(res.cards.image(card, 170), 24 - i * 12)
         surface.blit(img, img.get_rect(center=(cx + (i - 2) * 150, cy - 40 + abs(i - 2) * 30 - lift)))
     res.kit.text(surface, "with the running DRAGON JACKPOT", (cx, rect.y), 40, WHITE, anchor="midtop")
-    jackpot = int(snap.pools_cents(frame.snapshot).get(POOL, 0))
-    res.kit.text(surface, f"JACKPOT {money(jackpot)}", (cx, rect.bottom - 80), 72, GOLD, bold=True,
-                 anchor="midtop")
+    # what a win would take now: every whole credit in the pool at the denomination in force
+    denom = snap.denom_cents(frame.snapshot)
+    jackpot = int(snap.pools_cents(frame.snapshot).get(POOL, 0)) // denom * denom
+    text = f"JACKPOT {money(jackpot)}" if jackpot else "THE JACKPOT GROWS WITH EVERY DRAGON WIN"
+    size = res.kit.fit(text, rect.width, 72, True)
+    res.kit.text(surface, text, (cx, rect.bottom - 80), size, GOLD, bold=True, anchor="midtop")
 
 
 def tile(surface: pygame.Surface, res: Resources, rect: pygame.Rect, frame: Frame) -> None:

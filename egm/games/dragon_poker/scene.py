@@ -18,6 +18,7 @@ from egm.events import PlayerDecision
 from egm.games.base import Decision
 from egm.games.dragon_poker import view as dv
 from egm.games.dragon_poker.hand import REVEAL_ORDER
+from egm.money import credits_text, pay_text
 from egm.video import snap
 from egm.video.deal import Deal
 from egm.video.drag import Drag
@@ -567,7 +568,8 @@ class DragonPokerScene(Scene):
                 surface,
                 kit,
                 banner,
-                f"{title}  -  PAYS {int(pays.get('win_credits', 0)):,} CREDITS",
+                f"{title}  -  {pay_text(int(pays.get('win_credits', 0)), frame.view.stake_credits)}"
+                if frame.view is not None else title,
                 frame.view.result_text if frame.view is not None else result_title(dv.ledger(view)),
                 GOLD,
                 60,
@@ -585,12 +587,13 @@ class DragonPokerScene(Scene):
             self.res.cards.blit(surface, card if face_up else None, pygame.Rect(x + i * 92, y + 34, 84, 118))
         pair = dv.pair_bonus(view)
         bet = int(pair.get("bet_credits", 0))
-        if bet and not face_up:
-            placed = f"PAIR BONUS BET {bet:,} CREDITS"
-            kit.text(surface, placed, (x, y + 158), kit.fit(placed, 250, 22, True), LIGHT_GREY, bold=True)
+        if bet and not face_up:  # above the cards: the player's hand may lie below them
+            placed = f"PAIR BONUS BET {credits_text(bet)}".upper()
+            kit.text(surface, placed, (x, y - 30), kit.fit(placed, 300, 22, True), GOLD, bold=True)
         if face_up and bet:
             won = int(pair.get("win_credits", 0))
-            text = f"PAIR BONUS PAYS {won:,} CREDITS" if won else f"PAIR BONUS: NO PAIR, {bet:,} CREDITS LOST"
+            text = (f"PAIR BONUS PAYS {credits_text(won)}" if won
+                    else f"PAIR BONUS: NO PAIR, {credits_text(bet)} LOST").upper()
             kit.text(surface, text, (x, y + 158), kit.fit(text, 250, 22, True), GOLD if won else LIGHT_GREY,
                      bold=True)
 

@@ -22,6 +22,7 @@ import pygame
 from egm.events import PlayerDecision
 from egm.games.base import Decision
 from egm.games.poker_grid.table import seat_name
+from egm.money import pay_text
 from egm.video import snap
 from egm.video.deal import Deal
 from egm.video.drag import Drag
@@ -240,7 +241,7 @@ class PokerGridScene(Scene):
         lines += [f"{a['hand'].replace('_', ' ').title()}: {a['units']} x bet = {a['units'] * bet:,} credits"
                   for a in table.get("awards", [])]
         denom = snap.denom_cents(frame.snapshot)
-        lines.append(f"PAYS {view.win_credits:,} CREDITS ({money(view.win_credits * denom)})")
+        lines.append(f"{pay_text(view.win_credits, view.stake_credits)} ({money(view.win_credits * denom)})")
         kit.text(surface, "HELP shows what every margin and premium hand pays.",
                  (box.centerx, box.bottom - 130), 24, LIGHT_GREY, anchor="midbottom")
         for i, line in enumerate(lines[-6:]):

@@ -45,6 +45,9 @@ ROM_SIZE, ROM_STEP = 22, 30  # the ROM details' text size and line step
 EVENTS_TOP, EVENTS_BOTTOM = BODY.y + 80, BODY.bottom - 110  # where a page's text goes, above the buttons
 RECALL_RECT = pygame.Rect(60, 240, 1344, 651)  # 0.7 of the 1920x930 table
 LEVELS_X, LEVEL_STEP = BODY.x + 760, 130  # a game's bet-level toggles on the settings page
+METER_WORDS = {  # meters whose trade name alone is taken for something else
+    "jackpot": "jackpot (wins paid by hand)",  # not a pool: the Dragon jackpot is on POOL METERS
+}
 COUNT_METERS = ("games_played", "games_won", "games_lost", "door_opens", "power_resets")
 
 
@@ -344,7 +347,7 @@ class OperatorScene(Scene):
 
     def _draw_pools(self, surface: pygame.Surface, frame: Frame) -> None:
         kit = self.res.kit
-        self._title(surface, "POOL METERS (since the last RAM clear)")
+        self._title(surface, "POOL METERS: the running pools (since the last RAM clear)")
         rows = service(frame).get("pools", [])
         if not rows:
             kit.text(surface, "No game on this cabinet has a running pool.", (BODY.x + 30, BODY.y + 100), 28,
@@ -443,7 +446,7 @@ def meter_lines(meters: Mapping[str, Any], paytable_names: Mapping[str, str] | N
 
 
 def meter_line(name: str, value: Any, prefix: str = "") -> tuple[str, str]:
-    label = f"{prefix} {name.replace('_', ' ')}".strip().upper()
+    label = f"{prefix} {METER_WORDS.get(name, name.replace('_', ' '))}".strip().upper()
     return label, f"{int(value):010d}" if name in COUNT_METERS else money(int(value))
 
 
