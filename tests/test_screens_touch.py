@@ -326,3 +326,23 @@ def test_the_attract_lamps_belong_to_the_game_it_shows(config, tmp_path: Path) -
         assert seen == set(s.cabinet.games)
     finally:
         s.close()
+
+
+# --- 8: everything on screen in the denomination in force ------------------------------------------------
+def test_after_a_cash_out_resets_the_denomination_no_old_credits_stay_on_screen(session: Session) -> None:
+    session.key("d")  # DENOM: 5 cents a credit
+    assert session.cabinet.denomination_cents == 5
+    play_one(session, "dragon-poker")
+    assert session.video.scene.name == "dragon-poker"
+    session.key("c")  # cash out: the denomination returns to the default
+    session.wait(5.0)
+    session.key("escape")
+    session.key("t")  # the ticket back in
+    session.wait(1.0)
+    denom = session.cabinet.denomination_cents
+    assert denom == 1
+    words = drawn(session)
+    assert session.video.scene.name == "game-select"  # the 5-cent table left with its 5-cent credits
+    assert not any(w.startswith("STAKE ") for w in words)
+    credit_box = f"{session.cabinet.credits_cents // denom:,}"
+    assert credit_box in words and "WIN  $0.00" in " ".join(words)

@@ -191,6 +191,9 @@ class VideoController(PanelBar, PanelWager, DeviceDrawer):
                 self._keep_bet(finished)
         elif raw.get("last_outcome") is None:
             self.table = None  # a RAM clear forgot the last hand
+        finished_in = (self.table or {}).get("denom_cents") if not raw.get("game") else None
+        if finished_in is not None and finished_in != snap.denom_cents(raw):
+            self.table = None  # the denomination changed since (a cash-out, DENOM): its credits were others
         display = {**raw, "game": self.table}
         if snap.state(raw) == "audit":
             display["recall"] = [self._recall_entry(r) for r in self.cabinet.recall()[:RECALL_SHOWN]]
@@ -228,7 +231,8 @@ class VideoController(PanelBar, PanelWager, DeviceDrawer):
                 view: RoundView | None = entry["view"]
                 if view is not None:
                     return {"game_id": entry["game_id"], "step": view.step, "view": view,
-                            "number": record.get("number")}
+                            "number": record.get("number"),
+                            "denom_cents": (record.get("wager") or {}).get("denom_cents")}
         return None
 
     def render(self) -> pygame.Surface:
