@@ -346,3 +346,19 @@ def test_after_a_cash_out_resets_the_denomination_no_old_credits_stay_on_screen(
     assert not any(w.startswith("STAKE ") for w in words)
     credit_box = f"{session.cabinet.credits_cents // denom:,}"
     assert credit_box in words and "WIN  $0.00" in " ".join(words)
+
+
+# --- 9: "bet" is the level, "stake" is what a game takes, on every page ---------------------------------
+def test_the_meter_shows_the_stake_and_the_bet_is_the_level(session: Session) -> None:
+    credit(session)
+    session.key("b")  # BET ONE: the next level
+    choice = session.video.wager("dragon-poker")
+    assert choice is not None
+    assert (f"Bet {choice.bet_credits:,} credits: a game stakes {choice.stake_credits:,} credits "
+            f"({money(choice.stake_credits)})") in [t.text for t in session.video.toasts]
+    play_one(session, "dragon-poker")
+    words = drawn(session)
+    stake = session.video.frame.view.stake_credits
+    assert any(w.startswith("STAKE  $") for w in words) and not any(w.startswith("BET  $") for w in words)
+    assert f"STAKE {stake:,} CREDITS" in words  # the table's stake is the meter's
+    assert f"{stake:,}" in words

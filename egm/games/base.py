@@ -169,7 +169,7 @@ class RoundView:
     """What the shell (the video controller, the sounds, the meters) reads of a round, typed.
 
     game_id: the game's id. step: the current step (one of the game's `steps`).
-    bet_credits, stake_credits: the wager (the BET meter shows the stake).
+    bet_credits, stake_credits: the wager (the STAKE meter shows it).
     decision_awaited: the round waits for a player decision (the game's table takes it).
     auto_decision: the auto-play button (the descriptor's `auto_play_label`, e.g. HOUSE WAY) may play
       the round's reference decision now: its lamp flashes.

@@ -168,12 +168,12 @@ class PanelBar:
         pygame.draw.line(surface, GOLD, BAR_RECT.topleft, BAR_RECT.topright, 3)
         denom = snap.denom_cents(s)
         credit, win = self.meters_shown(frame)
-        meters = (("CREDIT", credit), ("BET", self.stake_credits()), ("WIN", win))
+        meters = (("CREDIT", credit), ("STAKE", self.stake_credits()), ("WIN", win))  # STAKE: all of it
         x0 = 20 if self.kiosk else METER_X
         for i, (title, value) in enumerate(meters):
             rect = pygame.Rect(x0 + i * (METER_W + 10), BAR_RECT.y + 18, METER_W, 114)
             colour = GOLD if title == "WIN" and value else WHITE
-            side = self.side_bet_credits() if title == "BET" else 0
+            side = self.side_bet_credits() if title == "STAKE" else 0
             cents = value * denom
             if title == "CREDIT":  # all the meter's cents: those short of a credit cash out, never bet
                 cents += snap.credits_cents(s) - snap.credits(s) * denom

@@ -104,7 +104,7 @@ def help_page(page: int) -> Recipe:
 
 
 def side_bet(s: Session) -> None:
-    """The game menu with the pair-bonus side bet chosen (2 credits) on the BET meter."""
+    """The game menu with the pair-bonus side bet chosen (2 credits) on the STAKE meter."""
     credit(s)
     s.key("s")
     s.key("s")

@@ -9,7 +9,7 @@ from typing import Any
 from egm.events import ChooseDenomination
 from egm.games import descriptor_of
 from egm.games.base import RoundView, Wager
-from egm.money import format_denomination
+from egm.money import credits_text, format_denomination
 from egm.video import snap
 from egm.video.bet_choice import BetChoice
 from egm.video.theme import money
@@ -51,13 +51,14 @@ class PanelWager:
                 return
             amount = choice.next_side_bet(game)
             title = name.replace("_", " ").upper()
-            self.toast(f"{title} {amount:,} credits ({money(amount * denom)}): "
-                       f"{self.stake_credits():,} credits a game", error=False)
+            self.toast(f"{title} {credits_text(amount)} ({money(amount * denom)}): a game stakes "
+                       f"{credits_text(self.stake_credits())}", error=False)
             return
         levels = self.cabinet.bet_levels(gid)
         bet = choice.max_bet(levels) if button == "max_bet" else choice.bet_one(game, denom, levels)
         stake = self.stake_credits()
-        self.toast(f"Bet {bet:,}: {stake:,} credits ({money(stake * denom)}) a game", error=False)
+        self.toast(f"Bet {credits_text(bet)}: a game stakes {credits_text(stake)} ({money(stake * denom)})",
+                   error=False)
         if button == "max_bet" and snap.credits(self.snapshot) >= self.stake_credits():
             self.press("deal")
 
