@@ -18,14 +18,14 @@ from egm.games import game_class
 from egm.games.base import Game
 from egm.host.sas import HostPart
 from egm.memory.store import RamError, Transaction, WagerMemory
-from egm.rng import Rng
+from egm.rng import Rng, os_rng, seeded_rng
 from hardware.factory import Devices, build_devices
 
 from .cash_out import CashOutPart
 from .core import log
 from .credit_in import CreditInPart
 from .machine import CabinetMachine, state_table, transition_table
-from .play import PlayPart, os_rng, seeded_rng
+from .play import PlayPart
 from .service import ServicePart, rom_check_message
 from .settings import SettingsPart
 

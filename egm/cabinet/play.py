@@ -13,30 +13,16 @@ credit stay on the meter: they cash out but cannot be bet.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from egm.events import ACCEPTED, CashOut, ChooseDenomination, PlayerDecision, Result, SelectGame, StartGame
 from egm.games.base import DecisionRefused, Game
 from egm.games.scoreboard import scoreboard_after
 from egm.memory.store import Transaction
 from egm.money import format_cents, format_denomination
 from egm.payout.handpay import requires_hand_pay
-from egm.rng import Rng, derive_seed
 
 from .core import CabinetPart
 from .pool_meters import pool_meters_after
 from .settings import levels_text
-
-
-def seeded_rng(seed: int) -> Callable[[int], Rng]:
-    """Deterministic replay: game number n draws from its own stream, derived from the seed."""
-    return lambda number: Rng.from_seed(derive_seed(seed, "game", number))
-
-
-def os_rng() -> Callable[[int], Rng]:
-    """Play: one CTR_DRBG seeded from the OS serves every game."""
-    rng = Rng.from_os()
-    return lambda number: rng
 
 
 class PlayPart(CabinetPart):
