@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 def format_cents(cents: int) -> str:
     """Cents as dollars, e.g. 123456 -> '$1,234.56'; negative amounts keep their sign."""
@@ -45,3 +47,21 @@ def pay_text(win_credits: int, stake_credits: int) -> str:
     if win_credits == stake_credits:
         return f"STAKE RETURNED: {credits_text(win_credits)}".upper()
     return f"RETURNS {win_credits:,} OF THE {credits_text(stake_credits)} STAKED".upper()
+
+
+def listed(words: Sequence[str]) -> str:
+    """Words as a sentence lists them.
+
+    >>> listed(["generic", "nevada", "tight"]), listed(["generic"])
+    ('generic, nevada and tight', 'generic')
+    """
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
+def levels_text(levels: Sequence[int]) -> str:
+    """Bet levels (credits) as the service page, the log and a refusal write them.
+
+    >>> levels_text((1, 2, 10))
+    '1, 2 and 10'
+    """
+    return listed([f"{b:,}" for b in levels])
