@@ -5,6 +5,7 @@ an injected clock, by touch where a cabinet has only its screen."""
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pygame
@@ -13,6 +14,7 @@ import pytest
 from egm.config import load_cabinet_config
 from egm.events import PlayerDecision, SelectGame
 from egm.rom.manifest import read_manifest
+from egm.video.end_panel import end_buttons
 from egm.video.scenes.operator import METER_WORDS, PAGED
 from egm.video.screenshot import credit, play_one, tab_centre
 from egm.video.session import Session
@@ -362,3 +364,48 @@ def test_the_meter_shows_the_stake_and_the_bet_is_the_level(session: Session) ->
     assert any(w.startswith("STAKE  $") for w in words) and not any(w.startswith("BET  $") for w in words)
     assert f"STAKE {stake:,} CREDITS" in words  # the table's stake is the meter's
     assert f"{stake:,}" in words
+
+
+# --- 6: every board game's end screen says the result, what paid and why, and the pay ---------------------
+def play_to_end(s: Session, game_id: str) -> None:
+    credit(s)
+    s.video.send(SelectGame(game_id))
+    s.key("space")  # DEAL
+    while s.cabinet.round is not None and s.state.startswith("game."):
+        s.video.send(PlayerDecision(s.cabinet.round.reference_decision()))
+        s.wait(0.1)
+    s.wait(8.0)
+
+
+@pytest.mark.parametrize("game_id", ["poker-grid", "poker-tiles", "prism-words", "property"])
+def test_a_board_game_end_screen_explains_its_pay(config, tmp_path: Path, game_id: str) -> None:
+    from egm.money import pay_text
+
+    s = Session(config, tmp_path / "nvram", seed=5)
+    try:
+        play_to_end(s, game_id)
+        view = s.video.frame.view
+        assert view is not None and view.win_credits is not None
+        pays = view.table["pays"]
+        assert sum(units for _, units in pays) * view.bet_credits == view.win_credits  # the reasons add up
+        words = drawn(s)
+        assert view.result_text in words
+        for reason, _ in pays:
+            assert any(w.startswith(reason) and " x bet = " in w for w in words), reason
+        paid = money(view.win_credits * s.cabinet.denomination_cents)
+        assert f"{pay_text(view.win_credits, view.stake_credits)} ({paid})" in words
+        assert not [w for w in words if SNAKE_OR_ID.search(w)]
+        if game_id == "property":
+            assert view.result_text.endswith("BOARD MONEY") or view.result_text == "A TIE"
+            assert not [w for w in words if "MONOPOLY" in w.upper() or "SEAT" in w]
+        target = next(b for b in end_buttons(s.video.frame, end_box(s)) if b.label == "GAME MENU")
+        s.touch(*target.rect.center)
+        assert s.video.scene.name == "game-select"
+    finally:
+        s.close()
+
+
+def end_box(s: Session) -> pygame.Rect:
+    """The end screen's box of the scene on the table (Poker Grid's is its side panel)."""
+    module = sys.modules[type(s.video.scene).__module__]
+    return getattr(module, "END", None) or module.SIDE

@@ -109,6 +109,11 @@ class BoardRound(Round):
         """What the pay table pays for the final standings and `awards`, in units of the bet."""
 
     @abstractmethod
+    def pays(self, awards: list[str]) -> list[tuple[str, int]]:
+        """What the pay table pays for the final standings and `awards`, reason by reason: each in a
+        player's words with its units of the bet. They add up to `won_units` (the end screen says them)."""
+
+    @abstractmethod
     def summary(self, awards: list[str]) -> dict[str, Any]:
         """The settled game as recall and replay show it."""
 
@@ -128,6 +133,7 @@ class BoardRound(Round):
     def view(self) -> RoundView:
         outcome = self.outcome() if self.finished else None
         text = self.result_line() if self.finished else ""
-        return RoundView.of_played_game(
-            self.game.game_id, self.step, self.wager, outcome, text, self.table_view()
-        )
+        table = self.table_view()
+        if self.finished:  # the end screen's reasons: [[words, units], ...]
+            table = {**table, "pays": [[words, units] for words, units in self.pays(self.awards())]}
+        return RoundView.of_played_game(self.game.game_id, self.step, self.wager, outcome, text, table)

@@ -16,7 +16,7 @@ tier.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pydantic import Field
 
@@ -31,6 +31,42 @@ class MarginTier(Strict):
 
     min_margin: int
     pays: int = Field(ge=0)
+
+
+def tier_reached(tiers: Sequence[MarginTier], margin: int) -> MarginTier | None:
+    """The tier `margin` pays by: the one with the highest `min_margin` it reaches (None: below all)."""
+    reached = [tier for tier in tiers if tier.min_margin <= margin]
+    return max(reached, key=lambda t: t.min_margin) if reached else None
+
+
+def points(margin: int) -> str:
+    """A margin in points, signed: "+5", "0", "-3"."""
+    return f"{margin:+,d}" if margin else "0"
+
+
+def margin_reason(tiers: Sequence[MarginTier], margin: int, signed: Callable[[int], str] = points
+                  ) -> tuple[str, int]:
+    """The margin's line on an end screen, in words, and the units its tier pays: the margin, the
+    span of margins its tier covers (`signed` writes a margin: points by default).
+
+    >>> tiers = [MarginTier(min_margin=-8, pays=4), MarginTier(min_margin=1, pays=16)]
+    >>> margin_reason(tiers, 5), margin_reason(tiers, -3), margin_reason(tiers, -9)
+    (('Margin +5: the tier for +1 or more', 16), ('Margin -3: the tier for -8 to 0', 4), \
+('Margin -9: below every paying tier', 0))
+    """
+    tier = tier_reached(tiers, margin)
+    if tier is None:
+        return f"Margin {signed(margin)}: below every paying tier", 0
+    above = [t.min_margin for t in tiers if t.min_margin > tier.min_margin]
+    low = signed(tier.min_margin)
+    span = f"{low} to {signed(min(above) - 1)}" if above else f"{low} or more"
+    return f"Margin {signed(margin)}: the tier for {span}", tier.pays
+
+
+def award_words(name: str) -> str:
+    """A pay-table award's name as a player reads it: "four_of_a_kind" -> "Four of a kind"."""
+    words = name.replace("_", " ")
+    return words[:1].upper() + words[1:]
 
 
 def check_tiers(tiers: Sequence[MarginTier], name: str) -> None:

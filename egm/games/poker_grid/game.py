@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 from egm.cards import DECK_SIZE, JOKER_TEXT, Card
 from egm.games.base import Decision, DecisionRefused, Wager
 from egm.games.board_game import BoardGame, BoardRound
+from egm.games.margin import award_words, margin_reason
 from egm.games.poker_grid import compiled
 from egm.games.poker_grid.board import EMPTY, WILD, Layout
 from egm.games.poker_grid.paytable import PokerGridRules
@@ -167,6 +168,11 @@ class PokerGridRound(BoardRound):
 
     def won_units(self, awards: list[str]) -> int:
         return self.game.rules.won_units(self.margin, awards)
+
+    def pays(self, awards: list[str]) -> list[tuple[str, int]]:
+        rules = self.game.rules
+        return [margin_reason(rules.result_pays, self.margin),
+                *((f"{award_words(hand)} award", rules.hand_awards.for_hand(hand)) for hand in awards)]
 
     def summary(self, awards: list[str]) -> dict[str, Any]:
         return {"result": self.result, "margin": self.margin, "scores": list(self.table.scores),

@@ -22,10 +22,9 @@ import pygame
 from egm.events import PlayerDecision
 from egm.games.base import Decision
 from egm.games.poker_grid.table import seat_name
-from egm.money import pay_text
-from egm.video import snap
 from egm.video.deal import Deal
 from egm.video.drag import Drag
+from egm.video.end_panel import draw_end_panel, end_buttons
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.theme import (
     AMBER,
@@ -38,10 +37,9 @@ from egm.video.theme import (
     LIGHT_GREY,
     RED,
     WHITE,
-    money,
     panel,
 )
-from egm.video.widgets import Button, draw_all, hit_any
+from egm.video.widgets import Button, hit_any
 
 CELL = 118  # board square size (logical pixels)
 BOARD_X, BOARD_Y = 40, 70
@@ -214,41 +212,14 @@ class PokerGridScene(Scene):
 
     def end_buttons(self, frame: Frame) -> list[Button]:
         """PLAY AGAIN and GAME MENU on the finished game (the live table only, not a recall picture)."""
-        view = frame.view
-        if view is None or view.win_credits is None or frame.state != "attract":
-            return []
-        affordable = snap.credits(frame.snapshot) >= view.stake_credits
-        return [
-            Button("deal", "PLAY AGAIN", pygame.Rect(SIDE.x + 20, SIDE.bottom - 96, 390, 80),
-                   "flash" if affordable else "off"),
-            Button("menu", "GAME MENU", pygame.Rect(SIDE.right - 410, SIDE.bottom - 96, 390, 80), "on"),
-        ]
+        return end_buttons(frame, SIDE)
 
     def _draw_result(self, surface: pygame.Surface, frame: Frame) -> None:
         """The end screen: who won by how much, what it pays in credits and money, and why."""
-        kit, view, table = self.res.kit, frame.view, frame.table
-        assert view is not None and view.win_credits is not None
-        box = pygame.Rect(SIDE.x, SIDE.y, SIDE.width, SIDE.height)
-        panel(surface, box, fill=(30, 20, 6), edge=GOLD)
-        kit.text(surface, view.result_text, (box.centerx, box.y + 20), 56, GOLD, bold=True, anchor="midtop")
-        scores = table.get("scores", [])
+        scores = frame.table.get("scores", [])
         names = [seat_name(seat, len(scores)) for seat in range(len(scores))]
-        kit.text(surface, "   ".join(f"{n} {s}" for n, s in zip(names, scores, strict=False)),
-                 (box.centerx, box.y + 94), 30, WHITE, bold=True, anchor="midtop")
-        bet = view.bet_credits
-        lines = [f"Margin {int(table.get('margin', 0)):+d} points: pays {table.get('margin_units', 0)} x bet"
-                 f" = {int(table.get('margin_units', 0)) * bet:,} credits"]
-        lines += [f"{a['hand'].replace('_', ' ').title()}: {a['units']} x bet = {a['units'] * bet:,} credits"
-                  for a in table.get("awards", [])]
-        denom = snap.denom_cents(frame.snapshot)
-        lines.append(f"{pay_text(view.win_credits, view.stake_credits)} ({money(view.win_credits * denom)})")
-        kit.text(surface, "HELP shows what every margin and premium hand pays.",
-                 (box.centerx, box.bottom - 130), 24, LIGHT_GREY, anchor="midbottom")
-        for i, line in enumerate(lines[-6:]):
-            last = i == len(lines[-6:]) - 1
-            kit.text(surface, line, (box.x + 30, box.y + 150 + i * 44), 34 if last else 28,
-                     GOLD if last else LIGHT_GREY, bold=last)
-        draw_all(surface, kit, self.end_buttons(frame), frame.now)
+        draw_end_panel(surface, self.res.kit, frame, SIDE,
+                       "   ".join(f"{n} {s}" for n, s in zip(names, scores, strict=False)))
 
     def _draw_side(self, surface: pygame.Surface, frame: Frame) -> None:
         kit, view = self.res.kit, frame.table

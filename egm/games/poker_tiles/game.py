@@ -37,6 +37,7 @@ from typing import Any, ClassVar
 from egm.cards import JOKER_TEXT, Card
 from egm.games.base import Decision, DecisionRefused, Wager
 from egm.games.board_game import BoardGame, BoardRound
+from egm.games.margin import award_words, margin_reason
 from egm.games.poker_tiles.board import Layout
 from egm.games.poker_tiles.engine import EMPTY, JOKER
 from egm.games.poker_tiles.hands import HANDS
@@ -222,6 +223,11 @@ class PokerTilesRound(BoardRound):
     def won_units(self, awards: list[str]) -> int:
         rules = self.game.rules
         return rules.result_units(self.margin) + sum(rules.award_units(hand) for hand in awards)
+
+    def pays(self, awards: list[str]) -> list[tuple[str, int]]:
+        rules = self.game.rules
+        return [margin_reason(rules.result_pays, self.margin),
+                *((f"{award_words(hand)} award", rules.award_units(hand)) for hand in awards)]
 
     def summary(self, awards: list[str]) -> dict[str, Any]:
         return {

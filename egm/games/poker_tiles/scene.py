@@ -23,7 +23,8 @@ from egm.events import PlayerDecision
 from egm.games.base import Decision
 from egm.video.cards import draw_suit
 from egm.video.drag import Drag
-from egm.video.scene import Frame, Resources, Scene
+from egm.video.end_panel import draw_end_panel, end_buttons
+from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.theme import (
     AMBER,
     CYAN,
@@ -36,12 +37,13 @@ from egm.video.theme import (
     WHITE,
     panel,
 )
-from egm.video.widgets import Button, draw_all, hit
+from egm.video.widgets import Button, draw_all, hit, hit_any
 
 CELL = 64  # board square size (logical pixels): 13 rows fit above the shell's panel
 BOARD_X, BOARD_Y = 20, 62
 TILE_W = 44
 SIDE = pygame.Rect(880, 62, 1012, 400)
+END = pygame.Rect(880, 478, 1012, 440)  # the end screen, where the rack was
 RACK_X, RACK_Y, RACK_STEP, RACK_W = 910, 486, 170, 110
 BUTTON_X, BUTTON_Y = 900, 680
 RANKS = "23456789TJQKA"
@@ -61,6 +63,11 @@ HAND_NAMES = {
     "royal_flush": "ROYAL FLUSH",
     "five_of_a_kind": "FIVE OF A KIND",
 }
+
+
+def seat_names(seats: int) -> list[str]:
+    """YOU, then MACHINE (numbered when there are several)."""
+    return ["YOU"] + [f"MACHINE {i}" if seats > 2 else "MACHINE" for i in range(1, seats)]
 
 
 def square_rect(row: int, col: int) -> pygame.Rect:
@@ -201,6 +208,10 @@ class PokerTilesScene(Scene):
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
         self._sync(frame)
         table = frame.table
+        if event.type == pygame.MOUSEBUTTONUP:
+            button = hit_any(end_buttons(frame, END), event.pos)
+            if button is not None:  # a dark PLAY AGAIN still asks: the shell says why not
+                return [UiAction(button.action)]
         if table.get("step") != "play":
             return []
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
@@ -296,6 +307,11 @@ class PokerTilesScene(Scene):
             return
         self._draw_board(surface, table)
         self._draw_side(surface, table)
+        if frame.view is not None and frame.view.win_credits is not None:
+            names = seat_names(len(table.get("scores", [])))
+            standings = "   ".join(f"{n} {s}" for n, s in zip(names, table.get("scores", []), strict=False))
+            draw_end_panel(surface, kit, frame, END, standings)
+            return
         self._draw_rack(surface, table)
         draw_all(surface, kit, self.buttons(table), frame.now)
 
@@ -412,7 +428,7 @@ class PokerTilesScene(Scene):
             )
             return
         scores = table.get("scores", [])
-        names = ["YOU"] + [f"MACHINE {i}" if len(scores) > 2 else "MACHINE" for i in range(1, len(scores))]
+        names = seat_names(len(scores))
         for i, (name, score) in enumerate(zip(names, scores, strict=False)):
             x = SIDE.x + 30 + i * (SIDE.width - 60) // max(1, len(scores))
             kit.text(surface, name, (x, SIDE.y + 16), 26, LIGHT_GREY, bold=True)
@@ -426,7 +442,7 @@ class PokerTilesScene(Scene):
         )
         y = SIDE.y + 156
         for move in table.get("last_moves", [])[-4:]:
-            who = "YOU" if move["seat"] == 0 else "MACHINE" if len(scores) == 2 else f"MACHINE {move['seat']}"
+            who = names[move["seat"]]
             if move["kind"] == "play":
                 for hand in move["hands"][:2]:
                     text = (
@@ -441,14 +457,11 @@ class PokerTilesScene(Scene):
                 ]
                 kit.text(surface, f"{who}: {text}", (SIDE.x + 30, y), 26, LIGHT_GREY)
                 y += 34
-        result = table.get("result")
-        if result:
-            title = {"win": "YOU WIN", "tie": "TIE", "loss": "MACHINE WINS"}[result]
-            adjustments = ", ".join(f"{a:+d}" for a in table.get("end_adjustments") or [])
-            kit.text(surface, f"TILES LEFT: {adjustments}", (SIDE.x + 30, SIDE.bottom - 84), 24, LIGHT_GREY)
-            kit.text(
-                surface, title, (SIDE.centerx, SIDE.bottom - 16), 54, GOLD, bold=True, anchor="midbottom"
-            )
+        if table.get("result"):  # each seat's points for tiles left at the end (the end screen is below)
+            adjusted = zip(names, table.get("end_adjustments") or [], strict=False)
+            left = ", ".join(f"{name} {points:+d}" for name, points in adjusted)
+            kit.text(surface, f"TILES LEFT AT THE END: {left}", (SIDE.x + 30, SIDE.bottom - 50), 26,
+                     LIGHT_GREY)
         elif table.get("step") == "play":
             hint = (
                 "TAP THE TILES TO GIVE BACK, THEN EXCHANGE"

@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 
 from egm.games.base import Decision, DecisionRefused, Wager
 from egm.games.board_game import BoardGame, BoardRound
+from egm.games.margin import award_words, margin_reason
 from egm.games.prism_words.blocks import FACE_NAMES, LETTERS, STAR, Block, check_block_set, parse_blocks
 from egm.games.prism_words.board import IllegalPlay, Placement
 from egm.games.prism_words.lexicon import AssetError, load_lexicon, read_asset
@@ -36,6 +37,10 @@ from egm.rng import Rng
 
 CUSTOMER = 0
 RECORD_FORMAT = 1
+AWARD_WORDS = {  # the pay table's awards as the end screen names them
+    "pattern_bonus": "Pattern-bonus word",
+    "depleted_rack": "All six blocks played",
+}
 
 def load_rulebook(rules: PrismWordsRules, paytable_dir: Path) -> Rulebook:
     """The block set and lexicon the pay table names, hash-checked, with its grid and options."""
@@ -204,6 +209,11 @@ class PrismWordsRound(BoardRound):
 
     def won_units(self, awards: list[str]) -> int:
         return self.game.rules.units(self.margin, awards)
+
+    def pays(self, awards: list[str]) -> list[tuple[str, int]]:
+        rules = self.game.rules
+        return [margin_reason(rules.result_pays, self.margin),
+                *((AWARD_WORDS.get(a, award_words(a)), rules.awards.for_award(a)) for a in awards)]
 
     def summary(self, awards: list[str]) -> dict[str, Any]:
         return {

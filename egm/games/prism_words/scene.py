@@ -20,9 +20,10 @@ import pygame
 from egm.events import PlayerDecision
 from egm.games.base import Decision
 from egm.video.drag import Drag
-from egm.video.scene import Frame, Resources, Scene
+from egm.video.end_panel import draw_end_panel, end_buttons
+from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.theme import AMBER, CYAN, FELT, FELT_DARK, FELT_EDGE, GOLD, LIGHT_GREY, RED, WHITE, panel
-from egm.video.widgets import Button, draw_all, hit
+from egm.video.widgets import Button, draw_all, hit, hit_any
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 CELL = 56
@@ -30,6 +31,8 @@ BOARD_X, BOARD_Y = 40, 66
 SIDE_X = 930
 SCORES = pygame.Rect(SIDE_X, 66, 950, 120)
 WORDS = pygame.Rect(SIDE_X, 200, 950, 380)
+END = pygame.Rect(SIDE_X, 436, 950, 482)  # the end screen, over the rack; the moves above it
+ENDED_WORDS = pygame.Rect(SIDE_X, 200, 950, 222)
 RACK_X, RACK_Y, FACE_W, FACE_H, BLOCK_GAP = SIDE_X + 10, 610, 70, 100, 20
 BUTTONS_Y = 800
 IVORY = (246, 238, 214)
@@ -146,6 +149,10 @@ class PrismWordsScene(Scene):
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
         self._sync(frame)
         view = frame.table
+        if event.type == pygame.MOUSEBUTTONUP:
+            button = hit_any(end_buttons(frame, END), event.pos)
+            if button is not None:  # a dark PLAY AGAIN still asks: the shell says why not
+                return [UiAction(button.action)]
         if view.get("step") != "play":
             return []
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
@@ -230,7 +237,13 @@ class PrismWordsScene(Scene):
             return
         self._draw_grid(surface, view)
         self._draw_scores(surface, view)
-        self._draw_words(surface, view)
+        if frame.view is not None and frame.view.win_credits is not None:
+            self._draw_words(surface, view, ENDED_WORDS)
+            names = seat_names(len(view.get("scores", [])))
+            standings = "   ".join(f"{n} {s}" for n, s in zip(names, view.get("scores", []), strict=False))
+            draw_end_panel(surface, kit, frame, END, standings)
+            return
+        self._draw_words(surface, view, WORDS)
         self._draw_rack(surface, view)
         if view.get("step") == "play":
             draw_all(surface, kit, self._buttons(), frame.now)
@@ -291,9 +304,11 @@ class PrismWordsScene(Scene):
         kit.text(surface, f"BAG {view.get('bag', 0)}", (SCORES.right - 24, SCORES.y + 10), 28, LIGHT_GREY,
                  bold=True, anchor="topright")
 
-    def _draw_words(self, surface: pygame.Surface, view: Mapping[str, Any]) -> None:
+    def _draw_words(self, surface: pygame.Surface, view: Mapping[str, Any], box: pygame.Rect) -> None:
+        """The last moves, newest last, each wrapped to the panel (never shrunk); the racks left at the
+        end, or the hint while the customer plays."""
         kit = self.res.kit
-        panel(surface, WORDS)
+        panel(surface, box)
         if self._pending_star() is not None:
             kit.text(surface, "THE STAR STANDS FOR WHICH LETTER?", (WORDS.centerx, WORDS.y + 60), 36, GOLD,
                      bold=True, anchor="center")
@@ -302,33 +317,29 @@ class PrismWordsScene(Scene):
                 pygame.draw.rect(surface, STAR_FACE, rect, border_radius=8)
                 kit.text(surface, letter, rect.center, 40, INK, bold=True, anchor="center")
             return
-        y = WORDS.y + 16
         names = seat_names(len(view.get("scores", [])))
+        lines: list[tuple[str, Any]] = []
         for move in view.get("last_moves", [])[-5:]:
-            who = names[move["seat"]]
+            who, colour = names[move["seat"]], WHITE if move["seat"] == 0 else LIGHT_GREY
             if move["kind"] != "play":
-                kit.text(surface, f"{who}: {move['kind'].upper()}", (WORDS.x + 20, y), 28, LIGHT_GREY)
-                y += 40
+                lines.append((f"{who}: {move['kind'].upper()}", LIGHT_GREY))
                 continue
             words = "   ".join(phases(word) for word in move["words"])
             if move["rack_bonus"]:
                 words += f"   ALL SIX +{move['rack_bonus']}"
-            text = f"{who}: {words}   ({move['points']})"
-            size = kit.fit(text, WORDS.width - 40, 30)
-            kit.text(surface, text, (WORDS.x + 20, y), size, WHITE if move["seat"] == 0 else LIGHT_GREY)
-            y += 44
-        result = view.get("result")
-        if result:
-            title = {"win": "YOU WIN", "tie": "TIE", "loss": "MACHINE WINS"}[result]
+            lines.append((f"{who}: {words}   ({move['points']})", colour))
+        parts = [(part, colour) for text, colour in lines for part in kit.wrap(text, box.width - 40, 28)]
+        room = (box.height - 70) // 38  # the newest moves that fit above the last line
+        for i, (part, colour) in enumerate(parts[-room:]):
+            kit.text(surface, part, (box.x + 20, box.y + 14 + i * 38), 28, colour)
+        if view.get("result"):
             adjust = view.get("end_adjustments") or []
             racks = ", ".join(f"{name} {a:+d}" for name, a in zip(names, adjust, strict=False))
-            kit.text(surface, f"RACKS LEFT: {racks}",
-                     (WORDS.centerx, WORDS.bottom - 80), 28, LIGHT_GREY, anchor="midbottom")
-            kit.text(surface, title, (WORDS.centerx, WORDS.bottom - 20), 56, GOLD, bold=True,
-                     anchor="midbottom")
+            left = f"RACKS LEFT: {racks}"
+            kit.text(surface, left, (box.x + 20, box.bottom - 44), 26, LIGHT_GREY)
         elif view.get("step") == "play":
             kit.text(surface, "TAP A BLOCK'S FACE, THEN A SQUARE (OR DRAG IT); THEN PLAY",
-                     (WORDS.centerx, WORDS.bottom - 20), 26, AMBER, bold=True, anchor="midbottom")
+                     (box.centerx, box.bottom - 20), 26, AMBER, bold=True, anchor="midbottom")
 
     def _draw_rack(self, surface: pygame.Surface, view: Mapping[str, Any]) -> None:
         for slot, block in enumerate(view.get("rack", [])):

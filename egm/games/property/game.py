@@ -41,7 +41,7 @@ from typing import Any, ClassVar
 
 from egm.games.base import Decision, DecisionRefused, Wager
 from egm.games.board_game import BoardGame, BoardRound
-from egm.games.margin import result_text
+from egm.games.margin import margin_reason, result_text
 from egm.games.property.board import Board
 from egm.games.property.paytable import PropertyRules
 from egm.games.property.strategy import MACHINE_STRATEGIES, ReserveStrategy
@@ -51,6 +51,7 @@ from egm.rng import Rng
 
 CUSTOMER = 0
 RECORD_FORMAT = 1
+AWARD_WORDS = {"hotel": "A hotel built", "monopoly": "A whole colour group held"}  # the end screen's words
 LOG_EVENTS = 12  # the latest events the view carries for the table's log
 SPACE_ACTIONS = ("build", "sell_building", "mortgage", "unmortgage")
 ALLOWED = {
@@ -265,6 +266,13 @@ class PropertyRound(BoardRound):
     def outcome_code(self) -> str:
         return f"P{self.place}{self.margin:+d}"
 
+    def pays(self, awards: list[str]) -> list[tuple[str, int]]:
+        """The place, the margin (in board money, never real money) and the awards."""
+        rules, seats = self.game.rules, len(self.table.seats)
+        return [(f"Place {self.place} of {seats}", rules.place_pays[self.place - 1]),
+                margin_reason(rules.margin_pays, self.margin, board_money),
+                *((AWARD_WORDS[name], getattr(rules.awards, name)) for name in awards)]
+
     def summary(self, awards: list[str]) -> dict[str, Any]:
         return {"result": self.result, "place": self.place, "margin": self.margin,
                 "net_worth": self.net_worths(), "awards": awards,
@@ -275,7 +283,7 @@ class PropertyRound(BoardRound):
                     {"seed": self.seed, "opponents": self.opponents, "decisions": list(self.decisions)})
 
     def result_line(self) -> str:
-        return result_text(self.margin, f"${abs(self.margin):,}")  # the margin is dollars of net worth
+        return result_text(self.margin, f"${abs(self.margin):,} BOARD MONEY")  # net worth: never real money
 
     def table_view(self) -> dict[str, Any]:
         """The table scene's own data (egm/games/property/scene.py reads it)."""
@@ -311,3 +319,8 @@ class PropertyRound(BoardRound):
             "final": ({"place": self.place, "margin": self.margin, "awards": self.awards()}
                       if self.finished else None),
         }
+
+
+def board_money(amount: int) -> str:
+    """A net-worth margin in the game's board money, signed: "+$590", "-$325", "$0"."""
+    return f"{'+' if amount > 0 else '-' if amount < 0 else ''}${abs(amount):,}"

@@ -10,6 +10,7 @@ WAY button plays the reference decision (the controller's).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,13 +18,16 @@ import pygame
 
 from egm.events import PlayerDecision
 from egm.games.base import Decision
-from egm.video.scene import Frame, Resources, Scene
+from egm.video.end_panel import draw_end_panel, end_buttons
+from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.theme import AMBER, CYAN, FELT, FELT_DARK, GOLD, GREEN, LIGHT_GREY, RED, WHITE, panel
+from egm.video.widgets import hit_any
 
 BOARD = pygame.Rect(16, 16, 898, 898)
 CORNER = 116
 SIDE_CELL = (BOARD.width - 2 * CORNER) // 9  # 74
 PANEL_RECT = pygame.Rect(934, 16, 970, 898)
+END = pygame.Rect(944, 504, 950, 400)  # the end screen, in the panel below the log
 GROUP_COLOURS = {
     "purple": (120, 60, 150), "light_blue": (140, 200, 240), "pink": (220, 80, 160),
     "brown": (150, 90, 40), "red": (210, 40, 40), "yellow": (240, 210, 40), "green": (30, 150, 70),
@@ -75,13 +79,32 @@ class Button:
     rect: pygame.Rect
 
 
+def seat_names(seats: int) -> list[str]:
+    """YOU, then MACHINE (numbered when there are several): one name per seat everywhere."""
+    return ["YOU"] + [f"MACHINE {i}" if seats > 2 else "MACHINE" for i in range(1, seats)]
+
+
 def short_name(name: str) -> str:
     return name.replace("Avenue", "Ave.").replace("Railroad", "R.R.").replace("North Carolina", "N. Carolina")
 
 
-def describe(event: dict[str, Any], spaces: list[dict[str, Any]]) -> str:
-    """One line of the log for one event."""
-    who = "YOU" if event["seat"] == 0 else f"SEAT {event['seat']}"
+YOU_SAY = {"pays": "pay", "gets": "get", "buys": "buy", "wins": "win", "builds": "build", "sells": "sell",
+           "mortgages": "mortgage", "lifts": "lift", "trades": "trade", "is": "are", "collects": "collect",
+           "moves": "move", "draws": "draw", "goes": "go"}  # the verbs as YOU says them
+
+
+def describe(event: dict[str, Any], spaces: list[dict[str, Any]], names: Sequence[str] = ("YOU", "MACHINE")
+             ) -> str:
+    """One line of the log for one event, each seat by its one name (`names`: YOU, MACHINE...)."""
+    seat = event["seat"]
+    who = names[seat] if seat < len(names) else f"MACHINE {seat}"
+
+    def does(verb: str) -> str:
+        return YOU_SAY.get(verb, verb) if seat == 0 else verb
+
+    def name(other: Any) -> str:
+        return names[other] if isinstance(other, int) and other < len(names) else "THE BANK"
+
     kind = event["kind"]
     space = spaces[event["space"]]["name"] if event.get("space", -1) is not None and \
         0 <= event.get("space", -1) < len(spaces) else ""
@@ -89,29 +112,34 @@ def describe(event: dict[str, Any], spaces: list[dict[str, Any]]) -> str:
     if kind == "roll":
         return f"{who} threw {event['dice'][0]} + {event['dice'][1]}"
     if kind == "move":
-        return f"{who} to {spaces[event['to']]['name']}"
+        return f"{who} {does('moves')} to {spaces[event['to']]['name']}"
     if kind == "card":
-        return f"{who} card: {event.get('text', event['card'])}" if "text" in event else \
-            f"{who} {'pays' if event.get('payer') == event['seat'] else 'gets'} ${amount} ({event['card']})"
+        if "text" in event:
+            return f"{who} {does('draws')}: {event['text']}"
+        card = str(event["card"]).replace("_", " ")
+        return f"{who} {does('pays') if event.get('payer') == seat else does('gets')} ${amount} ({card})"
     if kind == "jail":
-        return f"{who} pays the ${amount} fine" if amount else f"{who}: jail ({event.get('reason', 'card')})"
+        reason = str(event.get("reason", "card")).replace("_", " ")
+        if amount:
+            return f"{who} {does('pays')} the ${amount} fine"
+        return f"{who} {does('goes')} to jail ({reason})"
     texts = {
-        "buy": (f"{who} is dealt {space}" if event.get("quick_start")
-                else f"{who} buys {space} for ${event.get('price', amount)}"),
-        "auction": (f"{who} wins {space} at auction for ${event.get('price')}"
-                    if event.get("winner") is not None else f"no bid for {space}"),
-        "rent": f"{who} pays ${amount} rent to SEAT {event.get('payee')}",
-        "tax": f"{who} pays ${amount} tax",
-        "build": f"{who} builds a {event.get('building')} on {space}",
-        "sell_building": f"{who} sells a {event.get('building')} on {space} for ${amount}",
-        "mortgage": f"{who} pays ${amount} interest on {space}" if event.get("interest")
-        else f"{who} mortgages {space} for ${amount}",
-        "unmortgage": f"{who} lifts the mortgage on {space} for ${amount}",
-        "trade": f"{who} trades with SEAT {event.get('with')} (${amount})",
-        "bankrupt": f"{who} is BANKRUPT",
-        "salary": f"{who} collects ${amount} salary",
+        "buy": (f"{who} {does('is')} dealt {space}" if event.get("quick_start")
+                else f"{who} {does('buys')} {space} for ${event.get('price', amount)}"),
+        "auction": (f"{who} {does('wins')} {space} at auction for ${event.get('price')}"
+                    if event.get("winner") is not None else f"No bid for {space}"),
+        "rent": f"{who} {does('pays')} ${amount} rent to {name(event.get('payee'))}",
+        "tax": f"{who} {does('pays')} ${amount} tax",
+        "build": f"{who} {does('builds')} a {event.get('building')} on {space}",
+        "sell_building": f"{who} {does('sells')} a {event.get('building')} on {space} for ${amount}",
+        "mortgage": f"{who} {does('pays')} ${amount} interest on {space}" if event.get("interest")
+        else f"{who} {does('mortgages')} {space} for ${amount}",
+        "unmortgage": f"{who} {does('lifts')} the mortgage on {space} for ${amount}",
+        "trade": f"{who} {does('trades')} with {name(event.get('with'))} (${amount})",
+        "bankrupt": f"{who} {does('is')} BANKRUPT",
+        "salary": f"{who} {does('collects')} ${amount} salary",
     }
-    return texts.get(kind, f"{who} {kind}")
+    return texts.get(kind, f"{who}: {kind.replace('_', ' ')}")
 
 
 class PropertyScene(Scene):
@@ -128,6 +156,10 @@ class PropertyScene(Scene):
     # --- input ------------------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
         view = dict(frame.table)
+        if event.type == pygame.MOUSEBUTTONUP:
+            button = hit_any(end_buttons(frame, END), event.pos)
+            if button is not None:  # a dark PLAY AGAIN still asks: the shell says why not
+                return [UiAction(button.action)]
         if event.type != pygame.MOUSEBUTTONUP or event.button != 1 or not view.get("waiting"):
             return []
         for button in self.buttons(view):
@@ -150,6 +182,11 @@ class PropertyScene(Scene):
             return
         self._draw_board(surface, view)
         self._draw_panel(surface, view)
+        if frame.view is not None and frame.view.win_credits is not None:
+            names = seat_names(len(view["seats"]))
+            seats = zip(names, view["seats"], strict=True)
+            worth = "   ".join(f"{name} ${seat['net_worth']:,}" for name, seat in seats)
+            draw_end_panel(surface, self.res.kit, frame, END, f"NET WORTH IN BOARD MONEY: {worth}")
 
     def _draw_board(self, surface: pygame.Surface, view: dict[str, Any]) -> None:
         kit = self.res.kit
@@ -220,8 +257,9 @@ class PropertyScene(Scene):
         kit = self.res.kit
         panel(surface, PANEL_RECT)
         x, y = PANEL_RECT.x + 20, PANEL_RECT.y + 14
+        names = seat_names(len(view["seats"]))
         for seat, info in enumerate(view["seats"]):
-            name = "YOU" if seat == 0 else f"MACHINE {seat}"
+            name = names[seat]
             colour = SEAT_COLOURS[seat]
             pygame.draw.circle(surface, colour, (x + 10, y + 16), 9)
             status = " BANKRUPT" if info["bankrupt"] else " IN JAIL" if info["in_jail"] else ""
@@ -238,13 +276,15 @@ class PropertyScene(Scene):
             y += 70
         y += 6
         for event in (view.get("log") or [])[-LOG_LINES:]:
-            line = describe(event, view["spaces"])
+            line = describe(event, view["spaces"], names)
             kit.text(surface, line[:70], (x, y), 22, WHITE if event["seat"] == 0 else LIGHT_GREY)
             y += 30
+        if view.get("final"):
+            return  # the end screen takes the rest of the panel
         trade = view.get("last_trade")
         if trade:
             verdict = "ACCEPTED" if trade["accepted"] else "REFUSED"
-            kit.text(surface, f"TRADE WITH SEAT {trade['with']}: {verdict}",
+            kit.text(surface, f"TRADE WITH {names[trade['with']]}: {verdict}",
                      (x, PANEL_RECT.bottom - 2 * BUTTON_H - 110), 24, GREEN if trade["accepted"] else RED,
                      bold=True)
         result = view.get("result")
