@@ -39,17 +39,19 @@ def tier_outcome(tiers: Sequence[MarginTier], margin: int, what: str = "margin")
     """The tier `margin` falls in, named by its range (tiers rise, as the pay table checks), and its
     units; below every tier, (e.g.) "margin below -30" paying 0.
 
-    >>> tiers = [MarginTier(min_margin=-30, pays=5), MarginTier(min_margin=1, pays=7)]
-    >>> [tier_outcome(tiers, m) for m in (-31, 0, 12)]
-    [('margin below -30', 0), ('margin -30 to +0', 5), ('margin +1 or more', 7)]
+    >>> tiers = [MarginTier(min_margin=-30, pays=5), MarginTier(min_margin=0, pays=6),
+    ...          MarginTier(min_margin=1, pays=7)]
+    >>> [tier_outcome(tiers, m) for m in (-31, -1, 0, 12)]
+    [('margin below -30', 0), ('margin -30 to -1', 5), ('margin +0', 6), ('margin +1 or more', 7)]
     """
     reached = [i for i, tier in enumerate(tiers) if tier.min_margin <= margin]
     if not reached:
         return f"{what} below {tiers[0].min_margin:+d}", 0
     i = reached[-1]
     low = tiers[i].min_margin
-    name = (f"{what} {low:+d} or more" if i + 1 == len(tiers)
-            else f"{what} {low:+d} to {tiers[i + 1].min_margin - 1:+d}")
+    high = tiers[i + 1].min_margin - 1 if i + 1 < len(tiers) else None
+    name = (f"{what} {low:+d} or more" if high is None else f"{what} {low:+d}" if high == low
+            else f"{what} {low:+d} to {high:+d}")
     return name, tiers[i].pays
 
 
