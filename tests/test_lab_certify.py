@@ -215,5 +215,5 @@ def test_the_run_says_what_it_prepares_before_the_bar(signed_copy: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["certify", str(signed_copy), "--games", "2000", "--seed", "3", "--best-games", "0"]) == 0
     err = capsys.readouterr().err.splitlines()
-    assert err[0].startswith("egm certify: checking the pay table")
+    assert err[0].startswith("egm certify: loading the lab, then checking the pay table")
     assert err[1].startswith("egm certify: preparing dragon-poker: compiling or loading")

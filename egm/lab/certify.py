@@ -179,7 +179,6 @@ def certify(request: Request) -> Certification:
     if request.best_games is not None and request.best_games < 0:
         raise LabError("--best-games must be 0 (skip the search) or a positive number of games")
     say = _say if request.progress else lambda _: None
-    say(f"checking the pay table {request.paytable_path} against the signed ROM")
     rules = _jurisdictions(request.jurisdictions)
     rng = load_record(request.rng_results) if request.rng_results is not None else None
     paytable = load_paytable(request.paytable_path)

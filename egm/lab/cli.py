@@ -112,6 +112,9 @@ def _error(command: str, message: object) -> int:
 
 
 def certify_command(args: argparse.Namespace) -> int:
+    if not args.json:  # said before the lab's imports (numba, SciPy), which take seconds on a busy machine
+        print(f"egm certify: loading the lab, then checking the pay table {args.paytable} against the signed "
+              "ROM", file=sys.stderr, flush=True)
     from egm.config import ConfigError
     from egm.lab.adapters import LabError
     from egm.lab.certify import Request, certify
