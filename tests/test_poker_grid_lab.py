@@ -143,3 +143,22 @@ def test_chunk_progress_reports_at_most_every_quarter_second() -> None:
     told.last -= 1.0  # as if a second had gone by
     told(9)
     assert reports.get_nowait() == (4, 9)
+
+
+def test_a_game_paid_by_margin_gets_margin_figures_and_no_jackpot_words(paytable: Any) -> None:
+    """Poker Grid has no jackpot and returns something on nearly every game: its sheet and text say
+    nothing of a jackpot, give no hit frequency, and give the win frequency, the share of games below
+    half the stake and the margin tiers (summing to every game) instead."""
+    from egm.lab.report import render_report
+    from egm.lab.text import render_text
+
+    result = certify_module.certify(certify_module.Request(paytable_path=paytable.path, games=200, seed=3,
+                                                           workers=1, best_games=0))
+    page, text = render_report(result), render_text(result)
+    for shown in (page, text):
+        assert "jackpot" not in shown.lower() and "hit frequency" not in shown
+        assert "below half the stake" in shown and "win frequency" in shown
+    tiers = [c for c in result.contributions if c.outcome.startswith("margin")]
+    assert sum(c.games for c in tiers) == 200
+    assert sum(c.contribution for c in result.contributions) == result.reference_summary.rtp
+    assert "a <b>short run</b>, 0.025% of the game's default of 800,000" in page

@@ -150,8 +150,9 @@ def _run_size(result: Certification) -> str:
         return f"{games:,} (the game's default run is {default:,})"
     aim = (f", sized for +-{adapter.games_default_half_width:g} RTP points"
            if adapter.games_default_half_width else "")
-    return (f"{games:,}: a <b>short run</b>, {games / default:.1%} of the game's default of {default:,}"
-            f"{aim}; its intervals are wider accordingly (read them, not the point estimates)")
+    share = f"{100 * games / default:.2g}%"
+    return (f"{games:,}: a <b>short run</b>, {share} of the game's default of {default:,}{aim}; its "
+            "intervals are wider accordingly (read them, not the point estimates)")
 
 
 def _wagers(result: Certification) -> str:
@@ -181,12 +182,12 @@ def _contributions(result: Certification) -> str:
                  for kind, share in subtotals.items()]
     total = sum((c.contribution for c in result.contributions), Fraction(0))
     rows.append(["<b>total (the simulated RTP)</b>", "", "", "", "", f"<b>{float(total):.5%}</b>"])
+    varies = "the mean where the pay varies, as the jackpot does" if result.adapter.has_jackpot else "fixed"
     parts = [
         "<p>Every credit the reference run returned, by the outcome that paid it. Pay: credits per "
-        "occurrence at the default bet (the mean where the pay varies, e.g. a jackpot); probability: the "
-        "share of games the outcome occurred in (simulated), with its exact binomial (Clopper-Pearson) "
-        "95% interval; contribution: credits it returned / credits staked. The contributions sum to the "
-        "RTP exactly.</p>",
+        f"occurrence at the default bet ({varies}); probability: the share of games the outcome occurred in "
+        "(simulated), with its exact binomial (Clopper-Pearson) 95% interval; contribution: credits it "
+        "returned / credits staked. The contributions sum to the RTP exactly.</p>",
         _table(rows, ["outcome", "pay (credits)", "times", "probability (games)", "95% interval",
                       "contribution to RTP"]),
     ]

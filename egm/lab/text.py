@@ -36,9 +36,10 @@ def render_text(result: Certification) -> str:
         f"Simulation, strategy {data['strategy']} ({per_second(data['games_per_second'])})",
         "  precision           " + _merit(data),
         f"  RTP                 {float(s.rtp):.4%}  (95% interval {s.ci95[0]:.4%} to {s.ci95[1]:.4%})",
-        ("" if result.adapter.pays_by_margin else f"  hit frequency       {float(s.hit_frequency):.4%}  "
-         "(any return)\n")
-        + f"  win frequency       {float(s.win_frequency):.4%}  (return above stake); below half the stake "
+        # a game paid by margin returns something nearly every game: its hit frequency says nothing
+        *([] if result.adapter.pays_by_margin else
+          [f"  hit frequency       {float(s.hit_frequency):.4%}  (any return)"]),
+        f"  win frequency       {float(s.win_frequency):.4%}  (return above stake); below half the stake "
         f"{float(s.below_half_stake):.4%}",
         f"  sigma per stake     {s.sigma:.4f};  volatility index (90%) {s.volatility_index:.4f}",
         f"  largest win seen    {s.max_win_seen:,} credits",
