@@ -80,3 +80,20 @@ def parse_cards(text: str) -> list[Card]:
         else:
             cards.append(Card.parse(token))
     return cards
+
+
+SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def card_words(code: str) -> str:
+    """A card as players write it: rank and suit symbol, a joker as JOKER, a wild square as WILD.
+
+    >>> [card_words(c) for c in ("Kc", "Td", "2s", "JK", "W")]
+    ['K♣', '10♦', '2♠', 'JOKER', 'WILD']
+    """
+    if code == "JK":
+        return "JOKER"
+    if code == "W":
+        return "WILD"
+    rank, suit = code[:-1], code[-1:]
+    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS.get(suit, suit)

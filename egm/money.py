@@ -26,9 +26,14 @@ def format_denomination(cents: int) -> str:
     return f"${cents // 100:,}" if cents % 100 == 0 else format_cents(cents)
 
 
+def counted(count: int, noun: str) -> str:
+    """A count with its noun, singular for one: "1 machine opponent", "3 machine opponents"."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
 def credits_text(credits: int) -> str:
     """A number of credits in words: "1 credit", "2,500 credits"."""
-    return f"{credits:,} credit{'' if credits == 1 else 's'}"
+    return counted(credits, "credit")
 
 
 def pay_text(win_credits: int, stake_credits: int) -> str:

@@ -75,5 +75,5 @@ def example_paytable(**game: object) -> SimpleNamespace:
     })
     header = SimpleNamespace(strategy=MACHINE_STRATEGY, default_bet_credits=1, denominations_cents=[1],
                              bets_credits=[1, 2, 5])
-    return SimpleNamespace(id="prism-words-test", header=header, rules=rules,
+    return SimpleNamespace(id="prism-words-test", version="1.0.0", header=header, rules=rules,
                            path=PROJECT_ROOT / "paytables" / "prism-words.toml")

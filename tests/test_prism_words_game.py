@@ -238,7 +238,8 @@ def test_the_rules_and_pay_pages_come_from_the_pay_table() -> None:
     assert pays.lines[0] == f"Margin {tiers[0].min_margin:+d} or more: {tiers[0].pays} x bet"
     assert pays.lines[len(tiers) - 1] == f"Any lower margin: {tiers[-1].pays} x bet"
     assert any("15 x 15" in line for line in rules.lines)
-    assert pays.lines[-1] == f"The stake is {paytable.rules.stake_units} x bet. Pay table {paytable.id}."
+    stake = paytable.rules.stake_units
+    assert pays.lines[-1] == f"The stake is {stake} x bet. Pay table version {paytable.version}."
 
 
 def test_a_power_cut_mid_game_resumes_at_the_same_move(signed_tree, tmp_path: Path) -> None:

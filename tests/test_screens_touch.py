@@ -409,3 +409,26 @@ def end_box(s: Session) -> pygame.Rect:
     """The end screen's box of the scene on the table (Poker Grid's is its side panel)."""
     module = sys.modules[type(s.video.scene).__module__]
     return getattr(module, "END", None) or module.SIDE
+
+
+# --- 7: no ids on the player's screens ----------------------------------------------------------------------
+def test_help_pages_and_the_grid_log_carry_no_ids(config, tmp_path: Path) -> None:
+    from egm.video.overlays import help_pages
+
+    s = Session(config, tmp_path / "nvram", seed=5)
+    try:
+        for gid, game in s.cabinet.games.items():
+            text = " ".join(line for page in help_pages(game) for line in (page.title, *page.lines))
+            assert game.paytable.id not in text and "(s)" not in text and "ENABLE" not in text, gid
+        credit(s)
+        s.video.send(SelectGame("poker-grid"))
+        s.key("space")
+        for _ in range(3):
+            s.video.send(PlayerDecision(s.cabinet.round.reference_decision()))
+            s.wait(0.5)
+        words = drawn(s)
+        moves = [w for w in words if w.startswith(("YOU: ", "MACHINE: "))]
+        assert moves and all(re.search(r"[♣♦♥♠]|JOKER", w) for w in moves), moves
+        assert not [w for w in moves if re.search(r" at \d+,\d+", w)]
+    finally:
+        s.close()

@@ -24,7 +24,7 @@ def paytable(**changes: Any) -> SimpleNamespace:
     header = SimpleNamespace(strategy="tiles-greedy/1", default_bet_credits=1, denominations_cents=[1, 5],
                              bets_credits=[1, 2, 5, 10])
     rules = PokerTilesRules.model_validate({**EXAMPLE, **changes})
-    return SimpleNamespace(id="poker-tiles-test", header=header, rules=rules)
+    return SimpleNamespace(id="poker-tiles-test", version="1.0.0", header=header, rules=rules)
 
 
 def stacked_pool(*racks: str) -> list[int]:

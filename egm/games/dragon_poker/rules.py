@@ -27,7 +27,8 @@ def info_pages(paytable: Any) -> list[InfoPage]:
         "Whoever wins two or three rows wins; one row each: the player pays "
         f"{rules.split_points} x bet.",
         f"Bet {bets} credits (BET ONE, MAX BET); a game stakes {rules.stake_points} x bet.",
-        f"The game returns (stake + what you net) x bet, never less than 0. Pay table {paytable.id}.",
+        "The game returns (stake + what you net) x bet, never less than 0.",
+        f"Pay table version {paytable.version}.",
     ))
     points = [
         f"Win two rows\t{rules.win_points.two_rows} x bet",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from egm.games.descriptor import InfoPage
+from egm.money import counted
 
 
 def info_pages(paytable: Any) -> list[InfoPage]:
@@ -14,7 +15,7 @@ def info_pages(paytable: Any) -> list[InfoPage]:
     rules = paytable.rules
     play = InfoPage("POKER GRID: HOW TO PLAY", (
         f"A {rules.rows} x {rules.cols} board; you hold {rules.hand_size} cards, against "
-        f"{rules.opponents_default} machine opponent(s).",
+        f"{counted(rules.opponents_default, 'machine opponent')}.",
         "Place a card next to the cards on the board: tap it, then a lit square (or drag it).",
         "Every line of cards your card completes scores as a poker hand; wild spaces are wild.",
         "AUTO PLAY places the machine strategy's card for you.",
@@ -30,7 +31,7 @@ def info_pages(paytable: Any) -> list[InfoPage]:
     pays.append(f"A game stakes {rules.stake_units} x bet.")
     awards = [f"{k.replace('_', ' ').title()}\t{v} x bet, each time you make it"
               for k, v in rules.hand_awards.model_dump().items() if v]
-    awards.append(f"Paid on top of the margin pay. Pay table {paytable.id}.")
+    awards.append(f"Paid on top of the margin pay. Pay table version {paytable.version}.")
     return [play, InfoPage("POKER GRID: MARGIN PAYS", tuple(pays)),
             InfoPage("POKER GRID: PREMIUM HANDS", tuple(awards))]
 

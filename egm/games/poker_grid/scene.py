@@ -19,6 +19,7 @@ from typing import Any
 
 import pygame
 
+from egm.cards import card_words
 from egm.events import PlayerDecision
 from egm.games.base import Decision
 from egm.games.poker_grid.table import seat_name
@@ -240,7 +241,7 @@ class PokerGridScene(Scene):
         for move in view.get("last_plays", [])[-6:]:
             who = seat_name(move["seat"], len(scores))
             hand = move["category"].replace("_", " ").upper() if move["points"] else "NO SCORE"
-            text = f"{who}: {move['card']} at {move['row'] + 1},{move['col'] + 1}  {hand}  +{move['points']}"
+            text = f"{who}: {card_words(move['card'])}  {hand}  +{move['points']}"  # the board shows where
             kit.text(surface, text, (SIDE.x + 30, y), 28, WHITE if move["seat"] == 0 else LIGHT_GREY)
             y += 40
         result = view.get("result")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from egm.games.descriptor import InfoPage
+from egm.money import counted
 
 
 def info_pages(paytable: Any) -> list[InfoPage]:
@@ -16,7 +17,7 @@ def info_pages(paytable: Any) -> list[InfoPage]:
         "POKER TILES: HOW TO PLAY",
         (
             f"A {rules.rows} x {rules.cols} board, 108 tiles (two decks, four jokers); you hold 5, "
-            f"against {rules.opponents_default} machine opponent(s), for {rules.rounds} rounds.",
+            f"against {counted(rules.opponents_default, 'machine opponent')}, for {rules.rounds} rounds.",
             "The best hand in a rack starts, with a hand in the starting area, always doubled.",
             "Lay 1 to 5 tiles in one row or column next to the board; each line they make must be a hand",
             "(at most 5 in a row, in order: a straight in rank order, pairs and trips side by side).",
@@ -34,7 +35,7 @@ def info_pages(paytable: Any) -> list[InfoPage]:
         "Each line you score with: "
         + ", ".join(f"{k.replace('_', ' ')} {v} x bet" for k, v in awards.items())
     )
-    pays.append(f"The stake is {rules.stake_units} x bet. Pay table {paytable.id}.")
+    pays.append(f"The stake is {rules.stake_units} x bet. Pay table version {paytable.version}.")
     return [
         play,
         InfoPage("POKER TILES: HAND VALUES", tuple(hands)),

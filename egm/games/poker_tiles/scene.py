@@ -19,6 +19,7 @@ from typing import Any
 
 import pygame
 
+from egm.cards import card_words
 from egm.events import PlayerDecision
 from egm.games.base import Decision
 from egm.video.cards import draw_suit
@@ -408,7 +409,7 @@ class PokerTilesScene(Scene):
         rect.center = square.center
         self.res.cards.blit(surface, card, rect)
         if card == "JK":
-            label = f"= {declared}" if declared else "= ?"
+            label = f"= {card_words(declared)}" if declared else "= ?"
             tag = pygame.Rect(square.x + 2, square.bottom - 22, square.width - 4, 20)
             pygame.draw.rect(surface, GOLD, tag, border_radius=6)
             self.res.kit.text(surface, label, tag.center, 17, (20, 10, 0), bold=True, anchor="center")

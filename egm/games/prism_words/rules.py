@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from egm.games.descriptor import InfoPage
+from egm.money import counted
 
 
 def info_pages(paytable: Any) -> list[InfoPage]:
@@ -16,10 +17,10 @@ def info_pages(paytable: Any) -> list[InfoPage]:
     play = InfoPage("PRISM WORDS: HOW TO PLAY", (
         f"A {rules.rows} x {rules.cols} grid; your rack holds 6 blocks, each with two lettered faces: the "
         "left numeral boxed, the right unboxed.",
-        f"Against {rules.opponents_default} machine opponent(s). The first word covers the centre pocket "
-        f"and has at least {rules.first_word_min} letters.",
+        f"Against {counted(rules.opponents_default, 'machine opponent')}. The first word covers the centre "
+        f"pocket and has at least {rules.first_word_min} letters.",
         "Tap a block's face, then a square (or drag it); a star stands for the letter you choose. PLAY.",
-        "Every word you form or change must be in the lexicon (ENABLE2K).",
+        "Every word you form or change must be in the game's word list.",
         f"Each word scores its shown numerals; {doubled}+25 for 6+ letters all boxed or all unboxed; "
         "+25 for playing all 6 blocks.",
         "EXCHANGE returns your whole rack for as many new blocks and costs your turn.",
@@ -32,5 +33,5 @@ def info_pages(paytable: Any) -> list[InfoPage]:
                 f"Margin {tiers[-1].min_margin:+d} or more: {tiers[-1].pays} x bet")
     pays.append(f"Each play with a pattern bonus: {rules.awards.pattern_bonus} x bet; each play of all "
                 f"6 blocks: {rules.awards.depleted_rack} x bet.")
-    pays.append(f"The stake is {rules.stake_units} x bet. Pay table {paytable.id}.")
+    pays.append(f"The stake is {rules.stake_units} x bet. Pay table version {paytable.version}.")
     return [play, InfoPage("PRISM WORDS: PAYS", tuple(pays))]

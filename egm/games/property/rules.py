@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from egm.games.descriptor import InfoPage
+from egm.money import counted
 
 
 def info_pages(paytable: Any) -> list[InfoPage]:
@@ -14,7 +15,7 @@ def info_pages(paytable: Any) -> list[InfoPage]:
     rules = paytable.rules
     form = rules.short_form
     play = InfoPage("PROPERTY: HOW TO PLAY", (
-        f"You and {rules.opponents_default} machine opponent(s) start with ${rules.starting_cash:,}"
+        f"You and {counted(rules.opponents_default, 'machine opponent')} start with ${rules.starting_cash:,}"
         + (f" and {form.quick_start_deeds} title deeds each." if form.quick_start_deeds else "."),
         "Throw the dice and go round the board: buy what you land on, or it goes to auction.",
         "Own a whole colour group to double its rent and build houses and hotels evenly.",
@@ -29,5 +30,5 @@ def info_pages(paytable: Any) -> list[InfoPage]:
              for tier in tiers]
     pays.append(f"Awards: a hotel built {rules.awards.hotel} x bet; a whole colour group held at the end "
                 f"{rules.awards.monopoly} x bet.")
-    pays.append(f"The stake is {rules.stake_units} x bet. Pay table {paytable.id}.")
+    pays.append(f"The stake is {rules.stake_units} x bet. Pay table version {paytable.version}.")
     return [play, InfoPage("PROPERTY: PAYS", tuple(pays))]
