@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,8 +16,10 @@ from pathlib import Path
 import pygame
 
 from egm.config import load_cabinet_config
+from egm.rom.manifest import read_manifest
 from egm.video.layout import grid
 from egm.video.scenes.game_select import TILES_RECT
+from egm.video.scenes.operator import PAGER
 from egm.video.screenshot import tab_centre
 from tests.test_video_xvfb import x_display  # noqa: F401 - the Xvfb fixture
 
@@ -134,3 +137,64 @@ def test_a_whole_session_in_a_real_window(x_display: str, signed_tree, tmp_path:
     assert meters["bills_in"] == 10000 and meters["games_played"] == 2
     assert meters["tickets_in"] == meters["tickets_out"] > 0  # the ticket printed was redeemed
     assert meters["current_credits"] == meters["tickets_in"]
+
+
+def service_by_touch(shots: Path, rom_pages: int) -> str:
+    """The operator key, then the service pages by touch alone: every METERS page, every ROM DETAILS
+    page (NEXT PAGE until it is dark), SETTINGS, the EVENT LOG, DEVICE STATUS and POOL METERS."""
+    nxt = PAGER[0].center
+    turn = f"touch {nxt[0]} {nxt[1]}\nwait 0.2\nshot {shots}"
+    meters = "\n".join(f"{turn}/meters-{n}.png" for n in range(1, 3))
+    rom = "\n".join(f"{turn}/rom-{n}.png" for n in range(1, rom_pages + 1))
+    tabs = "\n".join(f"touch {tab_centre(tab)[0]} {tab_centre(tab)[1]}\nwait 0.3\nshot {shots}/tab-{tab}.png"
+                     for tab in ("settings", "events", "devices", "pools"))
+    return f"""
+wait 1.0
+key f7                  # a $100 bill
+key space               # DEAL: one Dragon Poker hand, the house way
+wait 0.5
+key 1
+key 2
+key 3
+key return
+key h
+wait 8.0
+key g                   # GAMES
+wait 0.3
+key f10                 # the operator key: from here on, touch only
+wait 0.5
+shot {shots}/meters-0.png
+{meters}
+touch {tab_centre("rom")[0]} {tab_centre("rom")[1]}
+wait 0.3
+shot {shots}/rom-0.png
+{rom}
+{tabs}
+key f10
+wait 0.3
+quit
+"""
+
+
+def test_the_service_pages_by_touch_alone(x_display: str, signed_tree, tmp_path: Path) -> None:  # noqa: F811
+    shots = Path(os.environ.get("EGM_XVFB_SHOTS", tmp_path / "shots"))
+    manifest = read_manifest(Path(load_cabinet_config(signed_tree.config_path).rom.manifest))
+    files = [(e.path, e.sha256) for e in manifest.files]
+    pages = len(files) // 10 + 2  # touches enough to reach the last page (fewer than 10 files a page fit)
+    code, errors = emulate(signed_tree.config_path, tmp_path / "nvram", service_by_touch(shots, pages),
+                           x_display, tmp_path, "service")
+    assert code == 0, errors
+    meters = [w for n in range(3) for w in words(shots / f"meters-{n}.png")]
+    assert any(w.startswith("METERS: page 1 of") for w in meters)
+    expected = {"DRAGON POKER COIN IN", "DRAGON POKER PAY TABLE 2.0.0 GAMES PLAYED", "$100.00 NOTES"}
+    assert expected <= set(meters)
+    assert not [w for w in meters if "DRAGON-POKER" in w]
+    shown = {tuple(w.split()[::-1]) for n in range(pages + 1) for w in words(shots / f"rom-{n}.png")
+             if re.fullmatch(r"[0-9a-f]{64} +\S+", w)}
+    assert shown == set(files)  # every program file of the manifest, reached by NEXT PAGE
+    assert "Credit limit" in words(shots / "tab-settings.png")
+    log = words(shots / "tab-events.png")
+    assert any(w.startswith("EVENT LOG") for w in log)
+    assert any("Note of $100.00 stacked and credited." in w for w in log)
+    assert "DEVICE STATUS" in words(shots / "tab-devices.png")
+    assert "Dragon Jackpot: total contributed" in words(shots / "tab-pools.png")
