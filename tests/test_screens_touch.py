@@ -84,7 +84,7 @@ def test_every_meter_is_reachable_by_touch_under_the_games_titles(session: Sessi
     shown = [w for page in pages for w in page]
     games = session.cabinet.games
     titles = {"dragon-poker": "Dragon Poker", "poker-grid": "Poker Grid"}
-    titles |= {g.paytable.id: f"{titles[gid]} pay table {g.paytable.version}" for gid, g in games.items()}
+    titles |= {g.paytable.id: f"{titles[gid]} v{g.paytable.version}" for gid, g in games.items()}
     record = session.cabinet.memory.meters.to_record()
     expected = flat_meters(record, titles)
     assert len(expected) > 28
@@ -119,7 +119,7 @@ def test_rom_details_pages_through_every_manifest_file(session: Session, config)
     shown = [tuple(w.split()[::-1]) for page in pages for w in page if re.fullmatch(r"[0-9a-f]{64} +\S+", w)]
     assert shown == [(e.path, e.sha256) for e in manifest.files]  # all of them, in order, none twice
     for page in pages:
-        assert any(w.startswith(f"ROM DETAILS: page {pages.index(page) + 1} of {len(pages)}") for w in page)
+        assert "ROM DETAILS" in page and f"page {pages.index(page) + 1} of {len(pages)}" in page
 
 
 @pytest.mark.parametrize("tab", PAGED)

@@ -168,8 +168,8 @@ def rom_details(config: CabinetConfig, games: Mapping[str, Game]) -> dict[str, A
 
 
 def paytable_names(games: Mapping[str, Game]) -> dict[str, str]:
-    """Each installed pay table's name for the meters: its game's title and its version."""
-    return {g.paytable.id: f"{descriptor_of(gid).title} pay table {g.paytable.version}"
+    """Each installed pay table's name for the meters: its game's title and version, "Dragon Poker v2.0.0"."""
+    return {g.paytable.id: f"{descriptor_of(gid).title} v{g.paytable.version}"
             for gid, g in games.items()}
 
 

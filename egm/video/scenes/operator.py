@@ -314,7 +314,9 @@ class OperatorScene(Scene):
 
     def _draw_rom(self, surface: pygame.Surface, frame: Frame) -> None:
         pages = self.rom_pages(frame)
-        self._title(surface, f"ROM DETAILS: page {self.page + 1} of {len(pages)}")
+        self._title(surface, "ROM DETAILS")
+        where = f"page {self.page + 1} of {len(pages)}"
+        self.res.kit.text(surface, where, (BODY.x + 330, BODY.y + 30), 30, GOLD)
         y = BODY.y + 80
         for parts, colour in pages[min(self.page, len(pages) - 1)]:
             y = self._draw_parts(surface, parts, y, ROM_SIZE, ROM_STEP, colour)
