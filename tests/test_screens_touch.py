@@ -432,3 +432,27 @@ def test_help_pages_and_the_grid_log_carry_no_ids(config, tmp_path: Path) -> Non
         assert not [w for w in moves if re.search(r" at \d+,\d+", w)]
     finally:
         s.close()
+
+
+# --- 10: help pages re-flow, keep the footer clear, and write board money as money ------------------
+def test_help_pages_reflow_and_write_margins_as_money(config, tmp_path: Path) -> None:
+    from egm.video.overlays import HELP_RECT, help_pages
+
+    s = Session(config, tmp_path / "nvram", seed=5)
+    try:
+        kit = s.video.res.kit
+        for gid, game in s.cabinet.games.items():
+            text = " ".join(line for page in help_pages(game) for line in page.lines)
+            assert "$+" not in text and "$-" not in text, gid
+            assert "takes the machine's turn" not in text, gid
+        s.video.send(SelectGame("property"))
+        s.key("f1")
+        for page in range(len(s.video.help_pages())):
+            s.render()
+            footer = next(w for w in kit.drawn if w.startswith(f"Page {page + 1} of "))
+            rows = kit.drawn[1:kit.drawn.index(footer)]
+            assert rows and all(kit.font(30).size(w)[0] <= HELP_RECT.width - 100 for w in rows
+                                if not w.isupper())  # re-flowed to the page, never past it
+            s.touch(960, 500)
+    finally:
+        s.close()

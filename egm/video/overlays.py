@@ -37,17 +37,24 @@ def draw_help(surface: pygame.Surface, kit: Kit, page: InfoPage, index: int, cou
     shade(surface)
     panel(surface, HELP_RECT)
     kit.text(surface, page.title, (HELP_RECT.centerx, HELP_RECT.y + 20), 44, GOLD, bold=True, anchor="midtop")
-    for i, line in enumerate(page.lines):
-        y = HELP_RECT.y + 86 + i * 44
+    # each line re-flowed to the page's width (never shrunk); the rows share the room above the footer
+    rows: list[tuple[str, str]] = []
+    for line in page.lines:
         key, tab, what = line.partition("\t")
-        if tab:
-            kit.text(surface, key, (HELP_RECT.x + 50, y), 30, GOLD, bold=True)
-            kit.text(surface, what, (HELP_RECT.x + 400, y), 30, WHITE)
+        rows += [(key, what)] if tab else [("", part) for part in kit.wrap(line, HELP_RECT.width - 100, 30)]
+    top, footer = HELP_RECT.y + 86, HELP_RECT.bottom - 56
+    step = min(44, (footer - top) // max(1, len(rows)))
+    size = 30 if step >= 40 else 26
+    for i, (key, what) in enumerate(rows):
+        y = top + i * step
+        if key:
+            kit.text(surface, key, (HELP_RECT.x + 50, y), size, GOLD, bold=True)
+            kit.text(surface, what, (HELP_RECT.x + 400, y), size, WHITE)
         else:
-            kit.text(surface, line, (HELP_RECT.x + 50, y), kit.fit(line, HELP_RECT.width - 100, 30), WHITE)
+            kit.text(surface, what, (HELP_RECT.x + 50, y), size, WHITE)
     more = "touch for the next page" if index + 1 < count else "touch to close"
     kit.text(surface, f"Page {index + 1} of {count}: {more}; F1 closes.",
-             (HELP_RECT.centerx, HELP_RECT.bottom - 50), 26, LIGHT_GREY, anchor="midtop")
+             (HELP_RECT.centerx, footer + 10), 26, LIGHT_GREY, anchor="midtop")
 
 
 def draw_ticket_overlay(surface: pygame.Surface, kit: Kit, ticket: TicketData) -> pygame.Rect:

@@ -23,7 +23,7 @@ def info_pages(paytable: Any) -> list[InfoPage]:
             "(at most 5 in a row, in order: a straight in rank order, pairs and trips side by side).",
             "Each doubling adds 1 to a line's multiplier: the starting zone, each tile on its card square.",
             "A joker is declared as a card; who holds that card may swap it back. Or pass, or exchange.",
-            "At the end each tile left costs 1 point, a joker 5. AUTO PLAY takes the machine's turn.",
+            "At the end each tile left costs 1 point, a joker 5. AUTO PLAY plays your turn for you.",
         ),
     )
     values = rules.hand_values.model_dump()

@@ -26,9 +26,14 @@ def info_pages(paytable: Any) -> list[InfoPage]:
     ))
     tiers = sorted(rules.margin_pays, key=lambda tier: tier.min_margin, reverse=True)
     pays = [f"Place {k + 1}: {pay} x bet" for k, pay in enumerate(rules.place_pays)]
-    pays += [f"Plus, ahead of the best opponent by ${tier.min_margin:+,} or more: {tier.pays} x bet"
-             for tier in tiers]
+    pays += [f"Plus, a net worth {board_margin(tier.min_margin)} against the best opponent's or more: "
+             f"{tier.pays} x bet" for tier in tiers]
     pays.append(f"Awards: a hotel built {rules.awards.hotel} x bet; a whole colour group held at the end "
                 f"{rules.awards.monopoly} x bet.")
     pays.append(f"The stake is {rules.stake_units} x bet. Pay table version {paytable.version}.")
     return [play, InfoPage("PROPERTY: PAYS", tuple(pays))]
+
+
+def board_margin(amount: int) -> str:
+    """A margin of board money as the pay page writes it: "+$1,500", "-$200", "$0"."""
+    return f"{'+' if amount > 0 else '-' if amount < 0 else ''}${abs(amount):,}"
