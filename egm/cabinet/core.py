@@ -30,6 +30,8 @@ from egm.config import CabinetConfig, JurisdictionConfig
 from egm.events import Door, Result
 from egm.games.base import Game, Round
 from egm.memory.store import AccountingBreach, RamError, Transaction, WagerMemory
+from egm.meters import METER_DIGITS, ROLLOVER
+from egm.money import format_cents
 from egm.rng import Rng
 from hardware.factory import Devices
 from hardware.interfaces import LampState
@@ -107,6 +109,19 @@ class CabinetPart:
     @property
     def credits_cents(self) -> int:
         return self.memory.meters["current_credits"] if self.memory else 0
+
+    def _credit_refusal(self, amount_cents: int) -> str:
+        """Why the credit meter cannot take `amount_cents` more now, or "". The one check of every way
+        credit comes in (a note, a ticket, a host-authorised ticket, an AFT transfer in), asked before
+        the item is stacked or the transfer acknowledged; a note or ticket pending counts as credit."""
+        pending = self.memory.get("bill") if self.memory else None
+        held = self.credits_cents + (pending["amount_cents"] if pending else 0)
+        limit = self.credit_limit_cents
+        if limit and held + amount_cents > limit:
+            return f"That would take your credit past this machine's limit of {format_cents(limit)}"
+        if held + amount_cents >= ROLLOVER:
+            return f"That would take your credit past the {METER_DIGITS} digits of the credit meter"
+        return ""
 
     @property
     def game_id(self) -> str | None:
