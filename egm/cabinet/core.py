@@ -82,6 +82,7 @@ class CabinetPart:
     _faults: dict[tuple[str, str], str]
     _attendant_key_on: bool  # the attendant key switch is turned on now (service.ServicePart)
     _warnings: dict[tuple[str, str], str]
+    unavailable_games: dict[str, str]  # game id -> why it is out of service (its pay table cannot be played)
     credit_limit_cents: int  # the credit limit in force (settings.SettingsPart), 0: none
     default_denomination_cents: int  # shown until the player chooses (settings.SettingsPart)
     denomination_cents: int  # the denomination in force (play.PlayPart)
@@ -141,6 +142,7 @@ class CabinetPart:
             "denominations_cents": self.player_denominations(),
             "accounting_denomination_cents": self.config.denomination_cents,
             "games": list(self.games),
+            "games_unavailable": dict(self.unavailable_games),  # game id -> why it is out of service
             "selected_game": self.selected_game,
             "meters": memory.meters.to_record() if memory else None,
             "game": self._round_snapshot(),

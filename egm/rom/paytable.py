@@ -43,6 +43,10 @@ class PaytableError(RomError):
     """A pay table is unsigned, tampered with, or breaks its schema. The message names file and key."""
 
 
+class PaytableInvalid(PaytableError):
+    """A pay table as signed, but its schema refuses it: only its own game is out of service."""
+
+
 class PaytableHeader(Strict):
     """The `[paytable]` table every pay table has."""
 
@@ -138,13 +142,13 @@ def parse_paytable(path: Path, data: bytes) -> tuple[PaytableHeader, BaseModel]:
     try:
         document: dict[str, Any] = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PaytableError(f"{path}: not valid TOML ({exc}); fix the syntax") from exc
+        raise PaytableInvalid(f"{path}: not valid TOML ({exc}); fix the syntax") from exc
     try:
         header = _HeaderDocument.model_validate(document).paytable
         try:
             rules_model = games.paytable_model(header.game)
         except ImportError as exc:
-            raise PaytableError(f"{path}: key 'paytable.game': the pay-table schema of game "
+            raise PaytableInvalid(f"{path}: key 'paytable.game': the pay-table schema of game "
                                 f"'{header.game}' is not installed ({exc})") from exc
         full = create_model("PaytableDocument", __base__=Strict, paytable=(PaytableHeader, ...),
                             game=(rules_model, ...))
@@ -152,10 +156,10 @@ def parse_paytable(path: Path, data: bytes) -> tuple[PaytableHeader, BaseModel]:
     except ValidationError as exc:
         problems = format_validation_error(path, exc).splitlines()  # one sentence: the first, counted
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
-        raise PaytableError(problems[0] + more) from exc
+        raise PaytableInvalid(problems[0] + more) from exc
     allowed = games.strategies(header.game)
     if allowed is not None and header.strategy not in allowed:
-        raise PaytableError(f"{path}: key 'paytable.strategy': '{header.strategy}' is not a {header.game} "
+        raise PaytableInvalid(f"{path}: key 'paytable.strategy': '{header.strategy}' is not a {header.game} "
                             f"strategy; use one of {sorted(allowed)}")
     _check_fits_the_meters(path, header, rules)
     return header, rules
@@ -167,14 +171,14 @@ def _check_fits_the_meters(path: Path, header: PaytableHeader, rules: BaseModel)
     `largest_win_credits(bet_credits)` on its rules."""
     stake = max(header.bets_credits) * getattr(rules, "stake_bets", 1) * max(header.denominations_cents)
     if stake >= ROLLOVER:
-        raise PaytableError(f"{path}: refused, its largest stake ({stake} cents at the largest bet and "
+        raise PaytableInvalid(f"{path}: refused, its largest stake ({stake} cents at the largest bet and "
                             f"denomination) does not fit the {METER_DIGITS}-digit meters; lower it")
     largest = getattr(rules, "largest_win_credits", None)
     if largest is None:
         return
     cents = largest(max(header.bets_credits)) * max(header.denominations_cents)
     if cents >= ROLLOVER:
-        raise PaytableError(f"{path}: refused, its largest win ({cents} cents at the largest bet and "
+        raise PaytableInvalid(f"{path}: refused, its largest win ({cents} cents at the largest bet and "
                             f"denomination) does not fit the {METER_DIGITS}-digit meters; lower its pays")
 
 
