@@ -116,6 +116,8 @@ def test_a_configuration_that_boot_looped_is_refused_by_the_check_and_at_boot(
 @given(st.sampled_from(KEYS), st.sampled_from(sorted(MUTATIONS)))
 @example(("cabinet.toml", ("event_log_size",)), "huge")
 @example(("cabinet-serial.toml", ("devices", "printer", "port")), "missing")
+@example(("cabinet-serial.toml", ("devices", "bill_acceptor", "protocol")), "text")
+@example(("cabinet-serial.toml", ("devices", "doors", "protocol")), "text")
 def test_every_key_of_every_shipped_config_mutated_is_valid_or_one_sentence(
     key: tuple[str, tuple[str, ...]], mutation: str
 ) -> None:

@@ -116,6 +116,12 @@ def test_every_shipped_pay_table_plays() -> None:
 @example(("poker-tiles.toml", ("game", "stake_units")), "huge")
 @example(("poker-grid.toml", ("paytable", "strategy")), "text")
 @example(("property.toml", ("paytable", "strategy")), "text")
+@example(("poker-tiles.toml", ("paytable", "strategy")), "missing")
+@example(("poker-tiles.toml", ("paytable", "denominations_cents")), "list of huge")
+@example(("poker-tiles.toml", ("game", "hand_values")), "table")
+@example(("poker-tiles.toml", ("game", "result_pays", 0)), "table")
+@example(("prism-words.toml", ("game", "blocks")), "text")
+@example(("prism-words.toml", ("game", "lexicon")), "text")
 def test_every_field_of_every_shipped_pay_table_mutated_is_refused_or_plays(
     key: tuple[str, Key], mutation: str
 ) -> None:
