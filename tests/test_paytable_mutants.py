@@ -127,3 +127,13 @@ def test_every_field_of_every_shipped_pay_table_mutated_is_refused_or_plays(
 ) -> None:
     name, path = key
     assert outcome(name, mutated(name, path, mutation)) in ("refused", "plays")
+
+
+@pytest.mark.soak
+def test_every_mutant_exhaustively() -> None:
+    """All of them, not a draw (python -m pytest --soak tests/test_paytable_mutants.py -k exhaustively):
+    11,085 mutants, each refused in one sentence or played."""
+    for name, path in KEYS:
+        for mutation in sorted(MUTATIONS):
+            played = outcome(name, mutated(name, path, mutation))
+            assert played in ("refused", "plays"), (name, path, mutation)
