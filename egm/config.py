@@ -25,6 +25,8 @@ DEFAULT_CABINET_CONFIG = CONFIG_DIR / "cabinet.toml"
 JURISDICTIONS_DIR = PROJECT_ROOT / "jurisdictions"  # a firmware directory: the ROM signs every rule file
 JURISDICTION_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")  # a file name in jurisdictions/, no path
 MAX_TICKET_EXPIRY_DAYS = 3650  # ten years: longer than any jurisdiction keeps a ticket redeemable
+MAX_EVENT_LOG_SIZE = 1_000_000  # entries: a ring wager memory keeps in both copies (SQLite integer keys)
+MAX_DISPLAY_PIXELS = 16384  # the widest or tallest display a graphics card drives
 Cents = Annotated[int, Field(ge=1, lt=ROLLOVER)]  # a positive amount the 10-digit meters can count
 
 
@@ -35,8 +37,8 @@ class RomConfig(Strict):
 
 
 class DisplayConfig(Strict):
-    width: int = Field(default=1920, ge=320)
-    height: int = Field(default=1080, ge=240)
+    width: int = Field(default=1920, ge=320, le=MAX_DISPLAY_PIXELS)
+    height: int = Field(default=1080, ge=240, le=MAX_DISPLAY_PIXELS)
     fps: int = Field(default=60, ge=1, le=240)
 
 
@@ -69,7 +71,7 @@ class CabinetConfig(Strict):
     # must fit the meters like every amount.
     credit_limit_cents: int = Field(default=0, ge=0, lt=ROLLOVER)
     credit_limit_win: Literal["handpay", "ticket"] = "handpay"
-    event_log_size: int = Field(default=500, ge=100)
+    event_log_size: int = Field(default=500, ge=100, le=MAX_EVENT_LOG_SIZE)
     kiosk: bool = False
     rom: RomConfig = RomConfig()
     devices: DevicesConfig = DevicesConfig()
@@ -129,6 +131,8 @@ def format_validation_error(path: Path | str, exc: ValidationError) -> str:
             problems.append(f"{path}: unknown key '{key}'; remove it or check its spelling")
         elif err["type"] == "missing":
             problems.append(f"{path}: missing key '{key}'; add it")
+        elif isinstance(err.get("input"), dict):  # a table: the message says what is wrong in it
+            problems.append(f"{path}: key '{key}': {err['msg'].removeprefix('Value error, ')}")
         else:
             problems.append(f"{path}: key '{key}': {err['msg']} (got {err.get('input')!r})")
     return "\n".join(problems)

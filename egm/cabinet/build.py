@@ -56,8 +56,10 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
         clock: Clock | None = None,
         rng_for_game: Callable[[int], Rng] | None = None,
         rom_check: Callable[[], Any] | None = None,
+        unavailable_games: Mapping[str, str] | None = None,
     ) -> None:
         self.config = config
+        self.unavailable_games = dict(unavailable_games or {})  # game id -> why it is out of service
         self.nvram_dir = Path(nvram_dir)
         self.games = dict(games)
         self.devices = devices
@@ -174,6 +176,8 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
             )
             for problem in self._rom_problems:
                 tx.log("rom_error", f"ROM self-test failed: {problem}")
+            for game_id, sentence in self.unavailable_games.items():  # each power-up says it again
+                tx.log("game_unavailable", sentence, game_id=game_id)
 
         if not self._commit(powered_up):  # the memory failed under us: a RAM-error tilt
             return
@@ -249,7 +253,8 @@ def build_cabinet(
 ) -> Cabinet:
     """A cabinet as configured: devices from config, each game with its pay table from the ROM.
 
-    A pay table the ROM refuses leaves its game out and stands as a ROM problem (a rom_error tilt).
+    A pay table the ROM refuses leaves its game out and stands as a ROM problem (a rom_error tilt);
+    one as signed that its game cannot play leaves only that game out (`unavailable_games`).
     Jurisdiction rules that do not load are a RomError: the cabinet does not start without its rules.
     `seed` gives deterministic replay (tests, lab); without it the RNG is seeded from the OS.
     """
@@ -271,4 +276,5 @@ def build_cabinet(
         clock=clock,
         rng_for_game=seeded_rng(seed) if seed is not None else None,
         rom_check=catalogue.rom_check,
+        unavailable_games=catalogue.unavailable,
     )

@@ -16,6 +16,7 @@ from egm.video.layout import CONTENT_RECT
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.scenes import game_scene
 from egm.video.scenes.clock_setting import ClockSetting
+from egm.video.service_info import unavailable_lines
 from egm.video.theme import AMBER, CABINET, CYAN, GOLD, GREEN, LIGHT_GREY, RED, WHITE, money, panel
 from egm.video.widgets import Button, draw_all, hit
 
@@ -277,6 +278,7 @@ class OperatorScene(Scene):
                   else RED)]
         lines += [(f"Pay table {pid} v{version}  sha256 {digest}", CYAN)
                   for pid, version, digest in rom.get("paytables", [])]
+        lines += [(sentence, RED) for sentence in unavailable_lines(frame.snapshot)]
         files = rom.get("files", [])
         lines.append((f"Program files ({len(files)}): page {self.page + 1} of {self.pages(frame)}", GOLD))
         y = self._wrapped(surface, lines, BODY.y + 80, 24, 34)  # a long check result wraps, never shrinks
