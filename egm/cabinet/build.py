@@ -6,11 +6,13 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import hashlib
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from egm.boot_progress import DEVICES, GAMES, MEMORY, ROM, BootProgress
 from egm.clock import Clock, SetClock, SystemClock
 from egm.config import PROJECT_ROOT, CabinetConfig, ConfigError, JurisdictionConfig, load_jurisdiction
 from egm.events import ACCEPTED, ButtonChanged, CashOut, Door, Result, StartGame
@@ -132,11 +134,14 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
         self.close()
 
     # --- boot --------------------------------------------------------------------------------------
-    def boot(self) -> Result:
-        """Power-up: self-test (ROM, wager memory), recover what a power cut interrupted, settle."""
+    def boot(self, progress: BootProgress | None = None) -> Result:
+        """Power-up: self-test (ROM, wager memory), recover what a power cut interrupted, settle.
+        `progress` shows the steps on the boot screen (build_cabinet showed the ROM and the games)."""
+        progress = progress or BootProgress()
         self.machine.trigger("power_on")
         self._open_doors = {d for d in Door if self.devices.doors.is_open(d)}
         self._run_rom_check("at power-up")
+        progress.running(MEMORY, "both copies, meters and the game in progress")
         try:
             self.memory = WagerMemory.open(
                 self.nvram_dir,
@@ -150,8 +155,11 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
         if self.memory is not None:
             self._apply_settings()
             self._power_up_records()
+        progress.done(MEMORY, "RAM ERROR: see the tilt" if self._ram_error else "both copies good")
+        progress.running(DEVICES)
         self._settle()
         self.poll_devices()  # the devices report in (the bill acceptor: what is in its path)
+        progress.done(DEVICES, f"{len(self.devices.all())} devices")
         return Result(True, f"booted into {self.state}")
 
     def _power_up_records(self) -> None:
@@ -239,6 +247,21 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
     handlers = {ButtonChanged: _button}
 
 
+def rom_id(manifest_path: Path, key: str) -> str:
+    """The signed ROM's id on the boot screen: the manifest's SHA-256 (its first 16 hex digits) and the
+    key that signed it."""
+    return f"{hashlib.sha256(manifest_path.read_bytes()).hexdigest()[:16]} / key {key}"
+
+
+def prepare_games(games: Mapping[str, Game], compiled: str, progress: BootProgress) -> None:
+    """Each game's engine ready before the cabinet offers it (`Game.prepare`), shown on the boot screen
+    with what the compiled code is (`compiled`: verified, or being compiled now)."""
+    for n, game in enumerate(games.values(), 1):
+        progress.running(GAMES, f"{game.title} ({n} of {len(games)}): {compiled}")
+        game.prepare()
+    progress.done(GAMES, f"{len(games)} games ready; {compiled}")
+
+
 def build_cabinet(
     config: CabinetConfig,
     nvram_dir: Path | str,
@@ -248,24 +271,44 @@ def build_cabinet(
     clock: Clock | None = None,
     devices: Devices | None = None,
     root: Path = PROJECT_ROOT,
+    progress: BootProgress | None = None,
 ) -> Cabinet:
-    """A cabinet as configured: devices from config, each game with its pay table from the ROM.
+    """A cabinet as configured: devices from config, each game with its pay table from the ROM and its
+    compiled code from the ROM's verified build (egm.rom.compiled), prepared before it is offered.
 
     A pay table the ROM refuses leaves its game out and stands as a ROM problem (a rom_error tilt).
     Jurisdiction rules that do not load are a RomError: the cabinet does not start without its rules.
     `seed` gives deterministic replay (tests, lab); without it the RNG is seeded from the OS.
+    `progress` shows the ROM check and the games' preparation on the boot screen.
     """
     from egm.rom import PaytableError, RomError, RomProblem, configured_paths, load_paytable, verify_rom
+    from egm.rom.compiled import (
+        check_compiled,
+        configured_compiled_root,
+        firmware_of,
+        prepare_compiled_code,
+    )
+    from egm.rom.manifest import read_manifest
 
+    progress = progress or BootProgress()
     manifest_path, trusted_keys = configured_paths(config, root)
+    compiled_root = configured_compiled_root(config, root)
     games: dict[str, Game] = {}
     refused: list[RomProblem] = []
-    if not verify_rom(root, trusted_keys, manifest_path).ok:
+    progress.running(ROM, "program ROM, pay tables and compiled code")
+    check = verify_rom(root, trusted_keys, manifest_path)
+    compiled = None
+    if check.ok:
+        progress.rom_id = rom_id(manifest_path, check.key_id)
+        compiled = prepare_compiled_code(root, compiled_root, trusted_keys, read_manifest(manifest_path))
+        refused.extend(compiled.problems)
+    if not check.ok or refused:
         # Load no game code from a ROM that failed its self-test: the cabinet boots into the ROM tilt,
         # and only a power cycle after the ROM is restored loads the games.
         game_ids = ()
         refused.append(RomProblem("games", "not_loaded", "the ROM failed its self-test, so no game was "
                                   "loaded; restore the ROM and power-cycle"))
+    progress.done(ROM, f"{check.file_count} files" if not refused else "FAILED: see the ROM error")
     for game_id in game_ids if game_ids is not None else config.games:
         name = config.paytables.get(game_id, f"{game_id}.toml")
         try:
@@ -279,9 +322,17 @@ def build_cabinet(
         except PaytableError as exc:
             refused.append(RomProblem(f"paytables/{name}", "changed", f"pay table refused: {exc}"))
 
+    if compiled is not None and games:
+        progress.compiling = compiled.state != "verified"
+        prepare_games(games, compiled.sentence(), progress)
+
     def rom_check() -> Any:
         check = verify_rom(root, trusted_keys, manifest_path)
-        return dataclasses.replace(check, problems=[*check.problems, *refused])
+        problems = [*check.problems, *refused]
+        if check.ok and not refused:  # the compiled code is checked again, as every firmware file is
+            sources = firmware_of(read_manifest(manifest_path))
+            problems += check_compiled(root, compiled_root, trusted_keys, sources).problems
+        return dataclasses.replace(check, problems=problems)
 
     try:
         jurisdiction = load_jurisdiction(config.jurisdiction)
