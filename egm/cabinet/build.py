@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from egm.boot_progress import DEVICES, GAMES, MEMORY, ROM, BootProgress
+from egm.boot_progress import DEVICES, MEMORY, ROM, BootProgress
 from egm.clock import Clock, SetClock, SystemClock
 from egm.config import PROJECT_ROOT, CabinetConfig, ConfigError, JurisdictionConfig, load_jurisdiction
 from egm.events import ACCEPTED, ButtonChanged, CashOut, Door, Result, StartGame
@@ -253,15 +253,6 @@ def rom_id(manifest_path: Path, key: str) -> str:
     return f"{hashlib.sha256(manifest_path.read_bytes()).hexdigest()[:16]} / key {key}"
 
 
-def prepare_games(games: Mapping[str, Game], compiled: str, progress: BootProgress) -> None:
-    """Each game's engine ready before the cabinet offers it (`Game.prepare`), shown on the boot screen
-    with what the compiled code is (`compiled`: verified, or being compiled now)."""
-    for n, game in enumerate(games.values(), 1):
-        progress.running(GAMES, f"{game.title} ({n} of {len(games)}): {compiled}")
-        game.prepare()
-    progress.done(GAMES, f"{len(games)} games ready; {compiled}")
-
-
 def build_cabinet(
     config: CabinetConfig,
     nvram_dir: Path | str,
@@ -287,6 +278,7 @@ def build_cabinet(
         configured_compiled_root,
         firmware_of,
         prepare_compiled_code,
+        prepare_games,
     )
     from egm.rom.manifest import read_manifest
 
@@ -323,8 +315,7 @@ def build_cabinet(
             refused.append(RomProblem(f"paytables/{name}", "changed", f"pay table refused: {exc}"))
 
     if compiled is not None and games:
-        progress.compiling = compiled.state != "verified"
-        prepare_games(games, compiled.sentence(), progress)
+        prepare_games(games, compiled, progress)
 
     def rom_check() -> Any:
         check = verify_rom(root, trusted_keys, manifest_path)

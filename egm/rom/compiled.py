@@ -26,13 +26,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, ValidationError
 
+from egm.boot_progress import GAMES, BootProgress
 from egm.config import PROJECT_ROOT, CabinetConfig, Strict, format_validation_error
 from egm.rom.manifest import SHA256_HEX, Manifest, RomProblem, firmware_files, sha256_file
 from egm.rom.signing import (
@@ -44,6 +45,9 @@ from egm.rom.signing import (
     signature_valid,
     write_signature,
 )
+
+if TYPE_CHECKING:
+    from egm.games.base import Game
 
 COMPILED_FORMAT = "egm-compiled-code/1"
 CACHE = "cache"  # numba's files, inside a build
@@ -240,6 +244,19 @@ def prepare_compiled_code(root: Path, compiled_root: Path, trusted_keys: Sequenc
     check = check_compiled(root, compiled_root, trusted_keys, firmware_of(manifest))
     install_compiled_code(check)
     return check
+
+
+def prepare_games(games: Mapping[str, Game], check: CompiledCheck,
+                  progress: BootProgress | None = None) -> None:
+    """The second half of "games prepared" (after `prepare_compiled_code` and loading the games): each
+    game's engine made ready (`Game.prepare`) before anything offers it, shown on `progress` with what
+    the compiled code is (verified, or being compiled now)."""
+    progress = progress or BootProgress()
+    progress.compiling = check.state != "verified"
+    for n, game in enumerate(games.values(), 1):
+        progress.running(GAMES, f"{game.title} ({n} of {len(games)}): {check.sentence()}")
+        game.prepare()
+    progress.done(GAMES, f"{len(games)} games ready; {check.sentence()}")
 
 
 def install_configured_build(config: CabinetConfig | None = None, root: Path = PROJECT_ROOT) -> CompiledCheck:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pygame
 
+from egm.audio.speaker import open_speaker, quiet_stderr
 from egm.boot_progress import BootProgress
 from egm.config import CabinetConfig
 from egm.video.boot_screen import BootScreen
@@ -73,6 +74,8 @@ def run(options: RunOptions) -> int:
     boot_screen = BootScreen(window)
     progress = BootProgress(shown=boot_screen.show)
     progress.shown(progress)
+    with quiet_stderr():  # the audio library's search for a sound device is noisy when there is none
+        pygame.init()
     default_sigterm = signal.signal(signal.SIGTERM, functools.partial(_stop_requested, progress))
     try:
         return _run(options, window.get_size(), boot_screen, progress)
@@ -84,7 +87,6 @@ def run(options: RunOptions) -> int:
 def _run(options: RunOptions, size: tuple[int, int], boot_screen: BootScreen, progress: BootProgress) -> int:
     # Imported once the boot screen is up: the cabinet, its games and the shell take seconds to load.
     from egm.audio.controller import AudioController
-    from egm.audio.speaker import open_speaker
     from egm.cabinet import build_cabinet
     from egm.clock import SystemClock
     from egm.host.serve import serve_host_until
