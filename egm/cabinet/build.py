@@ -4,7 +4,6 @@ and `build_cabinet`, which makes one as configured (devices from config, games f
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import hashlib
 import traceback
@@ -16,18 +15,17 @@ from egm.boot_progress import DEVICES, MEMORY, ROM, BootProgress
 from egm.clock import Clock, SetClock, SystemClock
 from egm.config import PROJECT_ROOT, CabinetConfig, ConfigError, JurisdictionConfig, load_jurisdiction
 from egm.events import ACCEPTED, ButtonChanged, CashOut, Door, Result, StartGame
-from egm.games import game_class
 from egm.games.base import Game
 from egm.host.sas import HostPart
 from egm.memory.store import RamError, Transaction, WagerMemory
-from egm.rng import Rng
+from egm.rng import Rng, os_rng, seeded_rng
 from hardware.factory import Devices, build_devices
 
 from .cash_out import CashOutPart
 from .core import log
 from .credit_in import CreditInPart
 from .machine import CabinetMachine, state_table, transition_table
-from .play import PlayPart, os_rng, seeded_rng
+from .play import PlayPart
 from .service import ServicePart, rom_check_message
 from .settings import SettingsPart
 
@@ -247,10 +245,17 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
     handlers = {ButtonChanged: _button}
 
 
-def rom_id(manifest_path: Path, key: str) -> str:
+def rom_id(manifest_path: Path) -> str:
     """The signed ROM's id on the boot screen: the manifest's SHA-256 (its first 16 hex digits) and the
-    key that signed it."""
-    return f"{hashlib.sha256(manifest_path.read_bytes()).hexdigest()[:16]} / key {key}"
+    key id it names."""
+    from egm.rom import RomError
+    from egm.rom.manifest import read_manifest
+
+    try:
+        key = read_manifest(manifest_path).key_id
+        return f"{hashlib.sha256(manifest_path.read_bytes()).hexdigest()[:16]} / key {key}"
+    except (OSError, RomError):
+        return "unreadable"
 
 
 def build_cabinet(
@@ -272,58 +277,23 @@ def build_cabinet(
     `seed` gives deterministic replay (tests, lab); without it the RNG is seeded from the OS.
     `progress` shows the ROM check and the games' preparation on the boot screen.
     """
-    from egm.rom import PaytableError, RomError, RomProblem, configured_paths, load_paytable, verify_rom
-    from egm.rom.compiled import (
-        check_compiled,
-        configured_compiled_root,
-        firmware_of,
-        prepare_compiled_code,
-        prepare_games,
-    )
-    from egm.rom.manifest import read_manifest
+    from egm.rom import RomError
+    from egm.rom.catalogue import load_games
+    from egm.rom.compiled import configured_compiled_root, install_catalogue_code, prepare_games, recheck
 
     progress = progress or BootProgress()
-    manifest_path, trusted_keys = configured_paths(config, root)
-    compiled_root = configured_compiled_root(config, root)
-    games: dict[str, Game] = {}
-    refused: list[RomProblem] = []
     progress.running(ROM, "program ROM, pay tables and compiled code")
-    check = verify_rom(root, trusted_keys, manifest_path)
-    compiled = None
-    if check.ok:
-        progress.rom_id = rom_id(manifest_path, check.key_id)
-        compiled = prepare_compiled_code(root, compiled_root, trusted_keys, read_manifest(manifest_path))
-        refused.extend(compiled.problems)
-    if not check.ok or refused:
-        # Load no game code from a ROM that failed its self-test: the cabinet boots into the ROM tilt,
-        # and only a power cycle after the ROM is restored loads the games.
-        game_ids = ()
-        refused.append(RomProblem("games", "not_loaded", "the ROM failed its self-test, so no game was "
-                                  "loaded; restore the ROM and power-cycle"))
-    progress.done(ROM, f"{check.file_count} files" if not refused else "FAILED: see the ROM error")
-    for game_id in game_ids if game_ids is not None else config.games:
-        name = config.paytables.get(game_id, f"{game_id}.toml")
-        try:
-            paytable = load_paytable(root / "paytables" / name, root=root, trusted_keys=trusted_keys,
-                                     manifest_path=manifest_path)
-            if paytable.game != game_id:
-                refused.append(RomProblem(f"paytables/{name}", "changed",
-                                          f"pay table refused: it is for {paytable.game}, not {game_id}"))
-                continue
-            games[game_id] = game_class(game_id)(paytable)  # a pay-table asset it names is checked here
-        except PaytableError as exc:
-            refused.append(RomProblem(f"paytables/{name}", "changed", f"pay table refused: {exc}"))
-
-    if compiled is not None and games:
-        prepare_games(games, compiled, progress)
+    compiled_root = configured_compiled_root(config, root)
+    catalogue, compiled = install_catalogue_code(load_games(config, root=root, game_ids=game_ids),
+                                                 compiled_root)
+    progress.rom_id = rom_id(catalogue.manifest_path)
+    progress.done(ROM, "FAILED: see the ROM error" if catalogue.refused else "program ROM, pay tables and "
+                  "compiled code verified")
+    if compiled is not None:
+        prepare_games(catalogue.games, compiled, progress)
 
     def rom_check() -> Any:
-        check = verify_rom(root, trusted_keys, manifest_path)
-        problems = [*check.problems, *refused]
-        if check.ok and not refused:  # the compiled code is checked again, as every firmware file is
-            sources = firmware_of(read_manifest(manifest_path))
-            problems += check_compiled(root, compiled_root, trusted_keys, sources).problems
-        return dataclasses.replace(check, problems=problems)
+        return recheck(catalogue, compiled_root)
 
     try:
         jurisdiction = load_jurisdiction(config.jurisdiction)
@@ -333,7 +303,7 @@ def build_cabinet(
     return Cabinet(
         config,
         nvram_dir,
-        games=games,
+        games=catalogue.games,
         devices=devices or build_devices(config, clock=clock),
         jurisdiction=jurisdiction,
         clock=clock,

@@ -19,6 +19,7 @@ the boot screen says so while it happens.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -35,7 +36,15 @@ from pydantic import Field, ValidationError
 
 from egm.boot_progress import GAMES, BootProgress
 from egm.config import PROJECT_ROOT, CabinetConfig, Strict, format_validation_error
-from egm.rom.manifest import SHA256_HEX, Manifest, RomProblem, firmware_files, sha256_file
+from egm.rom.manifest import (
+    SHA256_HEX,
+    Manifest,
+    RomCheck,
+    RomProblem,
+    firmware_files,
+    read_manifest,
+    sha256_file,
+)
 from egm.rom.signing import (
     RomError,
     key_id,
@@ -48,6 +57,7 @@ from egm.rom.signing import (
 
 if TYPE_CHECKING:
     from egm.games.base import Game
+    from egm.rom.catalogue import Catalogue
 
 COMPILED_FORMAT = "egm-compiled-code/1"
 CACHE = "cache"  # numba's files, inside a build
@@ -246,6 +256,35 @@ def prepare_compiled_code(root: Path, compiled_root: Path, trusted_keys: Sequenc
     return check
 
 
+def install_catalogue_code(catalogue: Catalogue,
+                           compiled_root: Path) -> tuple[Catalogue, CompiledCheck | None]:
+    """For the games `egm.rom.catalogue.load_games` loaded: check this CPU's build against that ROM and
+    install it (`prepare_compiled_code`). A build that fails its check leaves no game loaded (its problems
+    stand as ROM problems, like a refused pay table). The check is None when no game was loaded (the ROM
+    failed). The cabinet's boot and `egm server warm` call this, then `prepare_games`."""
+    if not catalogue.games:
+        return catalogue, None
+    check = prepare_compiled_code(catalogue.root, compiled_root, catalogue.trusted_keys,
+                                  read_manifest(catalogue.manifest_path))
+    if not check.problems:
+        return catalogue, check
+    not_loaded = RomProblem("games", "not_loaded", "the compiled code failed its check, so no game was "
+                            "loaded; restore the ROM's compiled code (or build and sign it) and power-cycle")
+    refused = (*catalogue.refused, *check.problems, not_loaded)
+    return dataclasses.replace(catalogue, games={}, refused=refused), None
+
+
+def recheck(catalogue: Catalogue, compiled_root: Path) -> RomCheck:
+    """The ROM self-test at a door close or from the operator menu: the catalogue's (program ROM, pay
+    tables), and this CPU's compiled code again, as every firmware file."""
+    check = catalogue.rom_check()
+    if not check.ok:
+        return check
+    compiled = check_compiled(catalogue.root, compiled_root, catalogue.trusted_keys,
+                              firmware_of(read_manifest(catalogue.manifest_path)))
+    return dataclasses.replace(check, problems=[*check.problems, *compiled.problems])
+
+
 def prepare_games(games: Mapping[str, Game], check: CompiledCheck,
                   progress: BootProgress | None = None) -> None:
     """The second half of "games prepared" (after `prepare_compiled_code` and loading the games): each
@@ -263,7 +302,7 @@ def install_configured_build(config: CabinetConfig | None = None, root: Path = P
     """Outside the cabinet (the lab): install the configured ROM's compiled code for this CPU when the
     ROM and the build verify; otherwise nothing (the compiled code then compiles in this process)."""
     from egm.config import load_cabinet_config
-    from egm.rom.manifest import configured_paths, read_manifest, verify_rom
+    from egm.rom.manifest import configured_paths, verify_rom
 
     config = config or load_cabinet_config()
     manifest_path, trusted_keys = configured_paths(config, root)
