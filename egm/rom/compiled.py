@@ -298,18 +298,21 @@ def prepare_games(games: Mapping[str, Game], check: CompiledCheck,
     progress.done(GAMES, f"{len(games)} games ready; {check.sentence()}")
 
 
-def install_configured_build(config: CabinetConfig | None = None, root: Path = PROJECT_ROOT) -> CompiledCheck:
+def install_configured_build(config: CabinetConfig | None = None, root: Path = PROJECT_ROOT) -> None:
     """Outside the cabinet (the lab): install the configured ROM's compiled code for this CPU when the
-    ROM and the build verify; otherwise nothing (the compiled code then compiles in this process)."""
+    ROM and the build verify, once per process (nothing is installed over code already loaded or
+    compiled here); otherwise the compiled code compiles in this process."""
     from egm.config import load_cabinet_config
+    from egm.jit import runtime_cache_dir
     from egm.rom.manifest import configured_paths, verify_rom
 
+    if any(path.is_file() for path in runtime_cache_dir().rglob("*")):
+        return
     config = config or load_cabinet_config()
     manifest_path, trusted_keys = configured_paths(config, root)
-    compiled_root = configured_compiled_root(config, root)
-    if not verify_rom(root, trusted_keys, manifest_path).ok:
-        return CompiledCheck("bad", build_dir(compiled_root))
-    return prepare_compiled_code(root, compiled_root, trusted_keys, read_manifest(manifest_path))
+    if verify_rom(root, trusted_keys, manifest_path).ok:
+        prepare_compiled_code(root, configured_compiled_root(config, root), trusted_keys,
+                              read_manifest(manifest_path))
 
 
 # --- building (egm rom build) and signing (egm rom sign) ---------------------------------------------
