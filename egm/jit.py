@@ -99,5 +99,8 @@ class CompiledCodeLocator(_CacheLocator):
 # .numba_config.yaml in the working directory) whenever a NUMBA_ variable changes.
 os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = f"{__name__}.{CompiledCodeLocator.__name__}"
 numba.core.config.reload_config()
+if getattr(numba.core.config, "CACHE_LOCATOR_CLASSES", None) != os.environ["NUMBA_CACHE_LOCATOR_CLASSES"]:
+    raise ImportError(f"numba {numba.__version__} cannot confine its cache (no NUMBA_CACHE_LOCATOR_CLASSES); "
+                      "install the numba version pyproject.toml names (>= 0.68)")
 
 __all__ = ["CompiledCodeLocator", "kernel_cache_dir", "njit", "runtime_cache_dir"]

@@ -8,13 +8,13 @@ process and keeps what numba wrote as a **build for this CPU type**: `<[rom] com
 (path, SHA-256); `manifest.sig` is its Ed25519 signature (`egm rom sign`). Builds are products of a
 machine, not sources: they are not committed, and each CPU type a cabinet image serves has its own.
 
-At power-up, `prepare_compiled_code` (the step the boot screen shows as "games prepared" and
-`egm server warm` runs) checks this CPU's build: signature by a trusted key, each artefact's SHA-256,
-none missing or added (any of these is a ROM problem naming the file, and no game is loaded). It reads
-each artefact once, checks those bytes and writes them into the process's private runtime cache
-(egm.jit), the only place numba loads from. A build absent for this CPU, or built from other sources
-(stale), installs nothing: the games compile into the runtime cache, which no later boot trusts, and
-the boot screen says so while it happens.
+At power-up (`install_catalogue_code` then `prepare_games`: the boot screen's "ROM files checked" and
+"games prepared", and what a game server's warm-up runs) `prepare_compiled_code` checks this CPU's
+build: signature by a trusted key, each artefact's SHA-256, none missing or added (any of these is a ROM
+problem naming the file, and no game is loaded). It reads each artefact once, checks those bytes and
+writes them into the process's private runtime cache (egm.jit), the only place numba loads from. A build
+absent for this CPU, or built from other sources (stale), installs nothing: the games compile into the
+runtime cache, which no later boot trusts, and the boot screen says so while it happens.
 """
 
 from __future__ import annotations
