@@ -334,6 +334,7 @@ def build_compiled_code(root: Path, compiled_root: Path, config_path: Path | Non
         directory = compiled_root / run.stdout.strip().splitlines()[-1]
         shutil.rmtree(directory, ignore_errors=True)
         staging.rename(directory)
+        directory.chmod(0o755)  # mkdtemp made it private to the builder; the cabinet's user reads it
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return directory
