@@ -34,6 +34,8 @@ class RomConfig(Strict):
     # Paths are relative to the project root, or absolute (tests point them at a temporary manifest).
     manifest: str = "rom/manifest.json"  # its Ed25519 signature is the .sig beside it
     trusted_keys: list[str] = ["keys/dev-ed25519.pub"]  # public keys the cabinet trusts
+    # The compiled code built with the ROM: one signed build per CPU type (egm.rom.compiled).
+    compiled: str = "rom/compiled"
 
 
 class DisplayConfig(Strict):

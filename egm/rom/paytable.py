@@ -201,6 +201,16 @@ def load_paytable(
     except OSError as exc:
         raise PaytableError(f"{path}: cannot read the pay table ({exc.strerror}); check the path") from exc
     _check_signed(path, data, root, trusted_keys, manifest_path)
+    return _paytable(path, data)
+
+
+def practice_paytable(path: Path) -> PayTable:
+    """A pay table read WITHOUT its signature check: only for `egm rom build`, which plays practice
+    rounds with it to compile the games' code before the ROM is signed (no money, no cabinet)."""
+    return _paytable(path, path.read_bytes())
+
+
+def _paytable(path: Path, data: bytes) -> PayTable:
     header, rules = parse_paytable(path, data)
     return PayTable(id=header.id, version=header.version, game=header.game,
                     sha256=hashlib.sha256(data).hexdigest(), path=path, header=header, rules=rules)
