@@ -49,8 +49,9 @@ class Key:
             self._db.insert(idempotency).values(account_id=self.account_id, request_id=self.request_id,
                                                 request_sha256=digest, status=0, reply="", at=now)
             .on_conflict_do_nothing(index_elements=["account_id", "request_id"])
-        ).rowcount
-        if claimed == 1:
+            .returning(idempotency.c.request_id)
+        ).first()
+        if claimed is not None:
             return None
         row = self.conn.execute(select(idempotency).where(self._where())).one()
         if row.request_sha256 != digest:
