@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -14,6 +15,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+log = logging.getLogger("egm.server")
 
 
 class ApiError(Exception):
@@ -52,11 +55,17 @@ def install_handlers(app: FastAPI) -> None:
                             status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(DBAPIError)
-    async def _database(_: Request, exc: DBAPIError) -> JSONResponse:
+    async def _database(request: Request, exc: DBAPIError) -> JSONResponse:
         if not exc.connection_invalidated and not _is_unavailable(exc):
-            raise exc
+            return await _internal(request, exc)
         return JSONResponse({"code": "unavailable", "sentence": "The database is unavailable; nothing was "
                              "changed. Try again shortly."}, status_code=503)
+
+    @app.exception_handler(Exception)
+    async def _internal(_: Request, exc: Exception) -> JSONResponse:
+        log.error("internal error", exc_info=exc)  # the transaction was rolled back: nothing changed
+        return JSONResponse({"code": "internal", "sentence": "The server failed on this request and "
+                             "changed nothing; it has been logged."}, status_code=500)
 
 
 def _is_unavailable(exc: DBAPIError) -> bool:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from egm.games.base import Game
 from egm.server.catalogue import Catalogue, load_catalogue, warm
 from egm.server.db import Database, open_database
 from egm.server.db.migrations import migrate
@@ -31,6 +33,7 @@ class Server:
     db: Database | None = None
     catalogue: Catalogue | None = None
     rounds: RoundService | None = None
+    warm_game: Callable[[Game], None] = warm
     waiting_for: str = "the ROM self-test"
     failed: str = ""
     _ready: threading.Event = field(default_factory=threading.Event)
@@ -51,7 +54,7 @@ class Server:
             if self.settings.warm:
                 for game_id, game in self.catalogue.games.items():
                     self.waiting_for = f"the warm-up round of {game_id}"
-                    warm(game)
+                    self.warm_game(game)
             self.waiting_for = ""
             self._ready.set()
             log.info("ready: %d games", len(self.catalogue.games))
