@@ -1,0 +1,46 @@
+"""The ASGI app: `create_app(settings)`. Its lifespan starts the boot (ROM self-test, games, database,
+warm-up) in a thread, so /healthz answers at once and /readyz turns 200 only when the boot is done."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from egm.server.api import auth, player, rounds, wallet
+from egm.server.errors import install_handlers
+from egm.server.server import Server
+from egm.server.settings import Settings
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    server = Server(settings or Settings())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        server.start_boot()
+        try:
+            yield
+        finally:
+            server.close()
+
+    app = FastAPI(title="EGM game server", version="1", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.server = server
+    install_handlers(app)
+
+    @app.get("/healthz")
+    def healthz() -> dict[str, Any]:
+        return {"alive": True}
+
+    @app.get("/readyz")
+    def readyz(request: Request) -> JSONResponse:
+        state: Server = request.app.state.server
+        return JSONResponse({"ready": state.ready, "sentence": state.readiness_sentence()},
+                            status_code=200 if state.ready else 503)
+
+    for module in (auth, wallet, rounds, player):
+        app.include_router(module.router)
+    return app

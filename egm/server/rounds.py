@@ -1,0 +1,263 @@
+"""The round lifecycle: start, decisions, settlement; each a single write transaction.
+
+Start: claim the request id, lock the account, the responsible-gaming check, the wager checked
+against the pay table (its sentence when refused), the balance, the draw (all the round's randomness,
+from the server's CTR_DRBG), the stake debited, the round and its step 0 inserted; commit.
+
+Decision: claim the request id, lock the account and the round (owner checked: anyone else's round is
+"not found"), compare the step number the client saw (stale: 409 with the current view), apply the
+decision through the game's own `decide` (DecisionRefused: 422 with the game's sentence, nothing
+written), record the step; the last step settles the round in the same transaction. An exception in
+game code rolls everything back: the round stays at its step, and its fault count goes up.
+
+Players see `Round.view()` only; the record is served once the round is complete (`replay`).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, and_, insert, select, update
+from sqlalchemy.exc import DBAPIError
+
+from egm.games.base import Decision, DecisionRefused, Game, Round, Wager
+from egm.money import format_cents
+from egm.server.catalogue import Catalogue
+from egm.server.db import Database
+from egm.server.db.schema import game_round, pool, round_step
+from egm.server.drbg import RoundRng
+from egm.server.errors import ApiError
+from egm.server.events import Hub
+from egm.server.idempotency import Key, Reply, reply, request_digest
+from egm.server.live_rounds import LiveRounds
+from egm.server.rg import refuse_start
+from egm.server.sessions import Caller
+from egm.server.settlement import Settled, settle
+from egm.server.views import view_json
+from egm.server.wallet import balance_of, lock_account, post
+
+
+@dataclass
+class RoundService:
+    db: Database
+    catalogue: Catalogue
+    rng: RoundRng
+    live: LiveRounds
+    hub: Hub
+
+    # --- start ---------------------------------------------------------------------------------------
+    def start(self, caller: Caller, body: dict[str, Any], now: int) -> Reply:
+        game = self._game(body["game_id"])
+        wager = wager_of(game, body)
+        stake_cents = wager.stake_credits * wager.denom_cents
+        with self.db.write() as conn:
+            key = Key(self.db, conn, caller.account_id, body["request_id"])
+            stored = key.claim(request_digest("start", body), now)
+            if stored is not None:
+                return stored
+            balance = lock_account(conn, caller.account_id)
+            if (open_id := self._open_round_id(conn, caller.account_id)) is not None:
+                raise ApiError(409, "round_open", "Finish the round in progress before starting another.",
+                               round_id=open_id)
+            if (refusal := refuse_start(conn, caller.player_id, stake_cents, now)) is not None:
+                raise refusal
+            if stake_cents > balance:
+                raise ApiError(402, "insufficient_funds", f"This round costs {format_cents(stake_cents)}, "
+                               f"more than the balance of {format_cents(balance)}; deposit or lower the bet.")
+            pools = self._pools(conn, caller.account_id, game)
+            with self.rng.drawing() as rng:
+                round_ = game.new_round(wager, rng, pools)
+            round_id = str(uuid.uuid4())
+            balance = post(conn, caller.account_id, "stake", -stake_cents, now, round_id=round_id,
+                           request_id=body["request_id"])
+            record = round_.to_record()
+            conn.execute(insert(game_round).values(
+                id=round_id, account_id=caller.account_id, game_id=game.game_id,
+                paytable_id=game.paytable.id, paytable_sha256=game.paytable.sha256, status="open",
+                step_no=0, step=round_.step, wager=wager.to_record(), stake_cents=stake_cents,
+                record=record, started_at=now))
+            conn.execute(insert(round_step).values(round_id=round_id, step_no=0,
+                                                   request_id=body["request_id"], record=record, at=now))
+            settled = self._settle_if_finished(conn, caller, round_id, game, round_, wager, now)
+            balance = settled.balance_cents if settled else balance
+            self.hub.publish(conn, caller.account_id, "round", {"round_id": round_id, "step_no": 0})
+            answer = key.store(reply(200, {"round_id": round_id, "step_no": 0,
+                                           "view": view_json(round_.view()), "balance_cents": balance}))
+        if not round_.finished:
+            self.live.keep(round_id, 0, round_)
+        return answer
+
+    # --- decisions -----------------------------------------------------------------------------------
+    def decide(self, caller: Caller, round_id: str, body: dict[str, Any], now: int) -> Reply:
+        try:
+            return self._decide(caller, round_id, body, now)
+        except (ApiError, DBAPIError):
+            raise
+        except Exception:  # game code failed: everything rolled back; the round stays at its step
+            self._count_fault(caller, round_id)
+            raise
+
+    def _decide(self, caller: Caller, round_id: str, body: dict[str, Any], now: int) -> Reply:
+        with self.db.write() as conn:
+            key = Key(self.db, conn, caller.account_id, body["request_id"])
+            stored = key.claim(request_digest(f"decide {round_id}", body), now)
+            if stored is not None:
+                return stored
+            lock_account(conn, caller.account_id)
+            row = self._own_round(conn, caller, round_id, lock=True)
+            game = self._game(row.game_id)
+            if row.status != "open":
+                raise ApiError(409, "round_complete", "This round is already over; start a new one.",
+                               step_no=row.step_no)
+            if body["step_no"] != row.step_no:
+                view = view_json(self._round(row, game).view())
+                raise ApiError(409, "stale_step", f"The round has moved on to step {row.step_no}; here it is "
+                               "as it stands now.", step_no=row.step_no, view=view)
+            round_ = self.live.take(round_id, row.step_no) or game.restore(row.record)
+            try:
+                decision = round_.reference_decision() if is_auto(body["decision"]) else \
+                    decision_of(body["decision"])
+                round_.decide(decision)
+            except DecisionRefused as exc:
+                self.live.keep(round_id, row.step_no, round_)  # refused: the round did not change
+                raise ApiError(422, "decision_refused", str(exc)) from None
+            step_no, record = row.step_no + 1, round_.to_record()
+            conn.execute(insert(round_step).values(round_id=round_id, step_no=step_no,
+                                                   request_id=body["request_id"],
+                                                   decision=decision.to_record(), record=record, at=now))
+            conn.execute(update(game_round).where(game_round.c.id == round_id)
+                         .values(step_no=step_no, step=round_.step, record=record))
+            wager = Wager.from_record(row.wager)
+            settled = self._settle_if_finished(conn, caller, round_id, game, round_, wager, now)
+            balance = settled.balance_cents if settled else balance_of(conn, caller.account_id)
+            self.hub.publish(conn, caller.account_id, "round", {"round_id": round_id, "step_no": step_no})
+            answer = key.store(reply(200, {
+                "step_no": step_no, "view": view_json(round_.view()), "complete": round_.finished,
+                "win_cents": settled.win_cents if settled else None, "balance_cents": balance,
+                **({"status": settled.status} if settled else {}),
+            }))
+        if not round_.finished:
+            self.live.keep(round_id, step_no, round_)
+        return answer
+
+    def _count_fault(self, caller: Caller, round_id: str) -> None:
+        with self.db.write() as conn:
+            mine = and_(game_round.c.id == round_id, game_round.c.account_id == caller.account_id)
+            conn.execute(update(game_round).where(mine).values(faults=game_round.c.faults + 1))
+
+    def _settle_if_finished(self, conn: Connection, caller: Caller, round_id: str, game: Game,
+                            round_: Round, wager: Wager, now: int) -> Settled | None:
+        if not round_.finished:
+            return None
+        settled = settle(game, round_.outcome(), wager, self.catalogue.hand_pay_limit_cents)
+        balance = balance_of(conn, caller.account_id)
+        if settled.credited and settled.win_cents:
+            balance = post(conn, caller.account_id, "win", settled.win_cents, now, round_id=round_id)
+        for name, cents in settled.pools_cents.items():
+            conn.execute(self.db.insert(pool).values(account_id=caller.account_id, game_id=game.game_id,
+                                                     name=name, cents=cents)
+                         .on_conflict_do_update(index_elements=["account_id", "game_id", "name"],
+                                                set_={"cents": cents}))
+        conn.execute(update(game_round).where(game_round.c.id == round_id).values(
+            status=settled.status, win_cents=settled.win_cents, result_code=settled.result_code,
+            hand_pay_reason=settled.hand_pay_reason, completed_at=now))
+        return Settled(**{**settled.__dict__, "balance_cents": balance})
+
+    # --- reading -------------------------------------------------------------------------------------
+    def show(self, caller: Caller, round_id: str) -> dict[str, Any]:
+        """GET /api/v1/rounds/{id}: the round as its owner may see it now."""
+        with self.db.read() as conn:
+            row = self._own_round(conn, caller, round_id, lock=False)
+        return self.summary(row, self._game(row.game_id))
+
+    def summary(self, row: Any, game: Game) -> dict[str, Any]:
+        return {"round_id": row.id, "game_id": row.game_id, "status": row.status, "step_no": row.step_no,
+                "view": view_json(self._round(row, game).view()), "complete": row.status != "open",
+                "stake_cents": row.stake_cents, "win_cents": row.win_cents}
+
+    def replay(self, caller: Caller, round_id: str) -> dict[str, Any]:
+        """GET /api/v1/rounds/{id}/replay: the full record and every step, for a completed round only."""
+        with self.db.read() as conn:
+            row = self._own_round(conn, caller, round_id, lock=False)
+            if row.status == "open":
+                raise ApiError(409, "round_open", "A replay is served only once the round is complete.")
+            steps = conn.execute(select(round_step).where(round_step.c.round_id == round_id)
+                                 .order_by(round_step.c.step_no)).all()
+        return {"round_id": row.id, "game_id": row.game_id, "paytable_id": row.paytable_id,
+                "paytable_sha256": row.paytable_sha256, "status": row.status, "wager": row.wager,
+                "stake_cents": row.stake_cents, "win_cents": row.win_cents, "result_code": row.result_code,
+                "hand_pay_reason": row.hand_pay_reason, "record": row.record,
+                "steps": [{"step_no": s.step_no, "request_id": s.request_id, "decision": s.decision}
+                          for s in steps]}
+
+    def open_round(self, conn: Connection, caller: Caller) -> dict[str, Any] | None:
+        """The caller's open round as GET /api/v1/session shows it (a client resumes at its step)."""
+        row = conn.execute(select(game_round).where(and_(game_round.c.account_id == caller.account_id,
+                                                         game_round.c.status == "open"))).first()
+        return None if row is None else self.summary(row, self._game(row.game_id))
+
+    # --- helpers -------------------------------------------------------------------------------------
+    def _game(self, game_id: str) -> Game:
+        game = self.catalogue.games.get(game_id)
+        if game is None:
+            raise ApiError(404, "unknown_game", f"There is no game '{game_id}' on this server; choose one of "
+                           f"{', '.join(self.catalogue.games)}.")
+        return game
+
+    def _round(self, row: Any, game: Game) -> Round:
+        """The live round at the row's step: the cached one (taken and put back), or restored."""
+        round_ = self.live.take(row.id, row.step_no) or game.restore(row.record)
+        if row.status == "open":
+            self.live.keep(row.id, row.step_no, round_)
+        return round_
+
+    @staticmethod
+    def _own_round(conn: Connection, caller: Caller, round_id: str, *, lock: bool) -> Any:
+        query = select(game_round).where(and_(game_round.c.id == round_id,
+                                              game_round.c.account_id == caller.account_id))
+        row = conn.execute(query.with_for_update() if lock else query).first()
+        if row is None:  # another player's round is not found either: ids reveal nothing
+            raise ApiError(404, "no_such_round", f"You have no round '{round_id}'.")
+        return row
+
+    @staticmethod
+    def _open_round_id(conn: Connection, account_id: int) -> str | None:
+        return conn.execute(select(game_round.c.id).where(and_(game_round.c.account_id == account_id,
+                                                               game_round.c.status == "open"))).scalar()
+
+    @staticmethod
+    def _pools(conn: Connection, account_id: int, game: Game) -> dict[str, int]:
+        """The player's own pools for this game (a fresh player's start at the game's seed)."""
+        rows = conn.execute(select(pool.c.name, pool.c.cents).where(
+            and_(pool.c.account_id == account_id, pool.c.game_id == game.game_id))).all()
+        return {r.name: int(r.cents) for r in rows if r.name in game.pool_names}
+
+
+def wager_of(game: Game, body: dict[str, Any]) -> Wager:
+    """The wager a start request asks for, or 422 with the pay table's sentence when it is not offered."""
+    offer = game.wager_offer()
+    side_bets = dict(body.get("side_bets") or {})
+    try:
+        wager = Wager(bet_credits=body["bet_credits"], denom_cents=body["denom_cents"], side_bets=side_bets,
+                      stake_credits=offer.stake_credits(body["bet_credits"], side_bets))
+    except ValueError as exc:
+        raise ApiError(422, "wager_refused", f"{str(exc).capitalize()}.") from None
+    if (refusal := game.refuse_wager(wager)) is not None:
+        raise ApiError(422, "wager_refused", f"{refusal[0].upper()}{refusal[1:]}.")
+    return wager
+
+
+def is_auto(data: Any) -> bool:
+    """{"kind": "auto"}: the game's reference decision for this one step (never a whole round)."""
+    return isinstance(data, dict) and data.get("kind") == "auto"
+
+
+def decision_of(data: Any) -> Decision:
+    """A decision as the game's own JSON: {"kind": ..., "args": {...}}."""
+    if not (isinstance(data, dict) and isinstance(data.get("kind"), str)
+            and isinstance(data.get("args", {}), dict) and set(data) <= {"kind", "args"}):
+        raise ApiError(400, "malformed", 'A decision is {"kind": "...", "args": {...}} (the game\'s own '
+                       'decision), or {"kind": "auto"} for the reference decision.')
+    return Decision.from_record(data)

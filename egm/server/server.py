@@ -1,0 +1,82 @@
+"""One server process: its settings, database, games, round service and readiness.
+
+Readiness: `/healthz` answers at once; `/readyz` answers 200 only after the ROM self-test passed, the
+schema is migrated and every installed game has played one warm-up round (so the compiled engines
+are built before the first player arrives). Until then game and money routes answer 503.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from egm.games.base import Game
+from egm.server.catalogue import Catalogue, load_catalogue, warm
+from egm.server.db import Database, open_database
+from egm.server.db.migrations import migrate
+from egm.server.drbg import RoundRng
+from egm.server.errors import ApiError
+from egm.server.events import Hub
+from egm.server.live_rounds import LiveRounds
+from egm.server.rounds import RoundService
+from egm.server.settings import LIVE_ROUNDS_CACHED, Settings
+
+log = logging.getLogger("egm.server")
+
+
+@dataclass
+class Server:
+    settings: Settings
+    hub: Hub = field(default_factory=Hub)
+    db: Database | None = None
+    catalogue: Catalogue | None = None
+    rounds: RoundService | None = None
+    warm_game: Callable[[Game], None] = warm
+    waiting_for: str = "the ROM self-test"
+    failed: str = ""
+    _ready: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def ready(self) -> bool:
+        return self._ready.is_set()
+
+    def boot(self) -> None:
+        """ROM self-test, games, database, warm-up; then ready. A failure leaves the server not ready."""
+        try:
+            self.catalogue = load_catalogue()
+            self.waiting_for = "the database"
+            self.db = open_database(self.settings.db_url)
+            migrate(self.db)
+            self.rounds = RoundService(self.db, self.catalogue, RoundRng(self.settings.test_seed),
+                                       LiveRounds(LIVE_ROUNDS_CACHED), self.hub)
+            if self.settings.warm:
+                for game_id, game in self.catalogue.games.items():
+                    self.waiting_for = f"the warm-up round of {game_id}"
+                    self.warm_game(game)
+            self.waiting_for = ""
+            self._ready.set()
+            log.info("ready: %d games", len(self.catalogue.games))
+        except Exception as exc:  # the server stays up to say why it is not ready
+            self.failed = f"{type(exc).__name__}: {exc}"
+            log.exception("not ready")
+
+    def start_boot(self) -> threading.Thread:
+        thread = threading.Thread(target=self.boot, name="egm-server-boot", daemon=True)
+        thread.start()
+        return thread
+
+    def require_ready(self) -> tuple[Database, Catalogue, RoundService]:
+        if not self.ready or self.db is None or self.catalogue is None or self.rounds is None:
+            raise ApiError(503, "not_ready", self.readiness_sentence())
+        return self.db, self.catalogue, self.rounds
+
+    def readiness_sentence(self) -> str:
+        if self.failed:
+            return f"The server cannot start: {self.failed}."
+        return f"The server is starting: waiting for {self.waiting_for}." if not self.ready else "Ready."
+
+    def close(self) -> None:
+        if self.db is not None:
+            self.db.dispose()
