@@ -49,6 +49,9 @@ class Server:
             self.waiting_for = "the database"
             self.db = open_database(self.settings.db_url)
             migrate(self.db)
+            if not self.db.is_sqlite:  # instances share their events through LISTEN/NOTIFY
+                url = self.db.engine.url.set(drivername="postgresql")
+                self.hub.listen(url.render_as_string(hide_password=False))
             self.rounds = RoundService(self.db, self.catalogue, RoundRng(self.settings.test_seed),
                                        LiveRounds(LIVE_ROUNDS_CACHED), self.hub)
             if self.settings.warm:
@@ -78,5 +81,6 @@ class Server:
         return f"The server is starting: waiting for {self.waiting_for}." if not self.ready else "Ready."
 
     def close(self) -> None:
+        self.hub.close()
         if self.db is not None:
             self.db.dispose()

@@ -9,7 +9,7 @@ round, pool, so concurrent requests queue rather than deadlock.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 
 READ_ONLY = "egm_read_only"
+AFTER_COMMIT = "egm_after_commit"
 
 
 class Database:
@@ -29,9 +30,17 @@ class Database:
 
     @contextlib.contextmanager
     def write(self) -> Iterator[Connection]:
-        """A write transaction: committed when the block ends, rolled back on any exception."""
+        """A write transaction: committed when the block ends, rolled back on any exception. Callbacks
+        added to `conn.info[AFTER_COMMIT]` run once it has committed (never after a rollback)."""
+        after_commit: list[Callable[[], None]] = []
         with self.engine.begin() as conn:
-            yield conn
+            conn.info[AFTER_COMMIT] = after_commit
+            try:
+                yield conn
+            finally:
+                del conn.info[AFTER_COMMIT]
+        for callback in after_commit:
+            callback()
 
     @contextlib.contextmanager
     def read(self) -> Iterator[Connection]:

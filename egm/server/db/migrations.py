@@ -19,8 +19,16 @@ def _initial(conn: Connection) -> None:
     metadata.create_all(conn)
 
 
+def _live_tables(conn: Connection) -> None:
+    from egm.live.schema import LIVE_TABLES  # the live table's own tables, in this schema
+
+    for table in LIVE_TABLES:
+        table.create(conn, checkfirst=True)
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[Connection], None]], ...] = (
     (1, "initial schema: players, accounts, ledger, idempotency, rounds, pools, sessions, audit", _initial),
+    (2, "live-table scoreboard: tables, sessions, the append-only hand log", _live_tables),
 )
 LATEST = MIGRATIONS[-1][0]
 
