@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-pytest_plugins = ["tests.rom_support", "tests.server_support"]  # signed_tree; the game server's
+pytest_plugins = ["tests.rom_support", "tests.server_support", "tests.browser_support"]  # signed_tree; the game server's
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

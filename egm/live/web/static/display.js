@@ -8,11 +8,11 @@ const offline = document.getElementById("offline");
 let socket = null;
 let watchdog = null;
 
-function pip(code, label) {
+function pip(side, label, text = side) {
   const el = document.createElement("span");
-  el.className = `pip ${code}`;
-  el.textContent = code;
-  el.setAttribute("aria-label", label || NAMES[code]);
+  el.className = `pip ${side}`;
+  el.textContent = text;
+  el.setAttribute("aria-label", label || NAMES[side]);
   return el;
 }
 
@@ -57,7 +57,7 @@ function render(board) {
     return tr;
   }));
   grid(document.getElementById("bead"), board.bead_plate, board.depth, 12, (cell, c) => {
-    cell.append(pip(c.code[0], `${NAMES[c.code[0]]} ${c.code}`));
+    cell.append(pip(c.code[0], `${NAMES[c.code[0]]} ${c.code}`, c.code));
   });
   grid(document.getElementById("road"), board.big_road, board.depth, 24, (cell, c) => {
     const ring = document.createElement("span");
