@@ -128,3 +128,18 @@ def test_audit_exits_1_when_a_balance_or_a_win_was_changed_behind_the_ledger(tmp
     plain = _egm("server", "audit", "--db", url, cwd=tmp_path)
     assert plain.returncode == 1 and "problems" in plain.stdout
 
+
+
+def test_an_unreachable_database_keeps_the_server_unready_and_says_why(tmp_path: Path) -> None:
+    app = create_app(settings_for(f"postgresql://postgres@/egm?host={tmp_path}/no-server-here"))
+    with TestClient(app, base_url=ORIGIN) as client:
+        deadline = time.monotonic() + 60
+        while "unreachable" not in client.get("/readyz").json()["sentence"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        answer = client.get("/readyz")
+        assert answer.status_code == 503 and "the database, unreachable" in answer.json()["sentence"]
+        assert client.get("/healthz").status_code == 200
+        deposit = client.post("/api/v1/wallet/deposit", json={"request_id": "x", "amount_cents": 5},
+                              headers={"Origin": ORIGIN})
+        assert deposit.status_code == 503 and deposit.json()["code"] == "not_ready"

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from sqlalchemy.exc import OperationalError
 
 from egm.games.base import Game
 from egm.server.catalogue import Catalogue, load_catalogue, warm
@@ -24,6 +27,7 @@ from egm.server.rounds import RoundService
 from egm.server.settings import LIVE_ROUNDS_CACHED, Settings
 
 log = logging.getLogger("egm.server")
+DB_RETRY_S = 2.0
 
 
 @dataclass
@@ -46,9 +50,8 @@ class Server:
         """ROM self-test, games, database, warm-up; then ready. A failure leaves the server not ready."""
         try:
             self.catalogue = load_catalogue()
-            self.waiting_for = "the database"
             self.db = open_database(self.settings.db_url)
-            migrate(self.db)
+            self._migrate(self.db)
             self.rounds = RoundService(self.db, self.catalogue, RoundRng(self.settings.test_seed),
                                        LiveRounds(LIVE_ROUNDS_CACHED), self.hub)
             if self.settings.warm:
@@ -61,6 +64,18 @@ class Server:
         except Exception as exc:  # the server stays up to say why it is not ready
             self.failed = f"{type(exc).__name__}: {exc}"
             log.exception("not ready")
+
+    def _migrate(self, db: Database) -> None:
+        """Migrate the schema, waiting for the database while it is unreachable."""
+        self.waiting_for = "the database"
+        while True:
+            try:
+                migrate(db)
+                return
+            except OperationalError as exc:
+                self.waiting_for = f"the database, unreachable ({str(exc.orig).strip()[:200]})"
+                log.warning("waiting for the database: %s", exc.orig)
+                time.sleep(DB_RETRY_S)
 
     def start_boot(self) -> threading.Thread:
         thread = threading.Thread(target=self.boot, name="egm-server-boot", daemon=True)
