@@ -1,10 +1,10 @@
 """The round lifecycle: start, decisions, settlement; each a single write transaction.
 
-Start: claim the request id, lock the account, the responsible-gaming check, the wager checked
+Start: lock the account, claim the request id, the responsible-gaming check, the wager checked
 against the pay table (its sentence when refused), the balance, the draw (all the round's randomness,
 from the server's CTR_DRBG), the stake debited, the round and its step 0 inserted; commit.
 
-Decision: claim the request id, lock the account and the round (owner checked: anyone else's round is
+Decision: lock the account, claim the request id, lock the round (owner checked: anyone else's round is
 "not found"), compare the step number the client saw (stale: 409 with the current view), apply the
 decision through the game's own `decide` (DecisionRefused: 422 with the game's sentence, nothing
 written), record the step; the last step settles the round in the same transaction. An exception in
@@ -53,11 +53,11 @@ class RoundService:
         wager = wager_of(game, body)
         stake_cents = wager.stake_credits * wager.denom_cents
         with self.db.write() as conn:
+            balance = lock_account(conn, caller.account_id)
             key = Key(self.db, conn, caller.account_id, body["request_id"])
             stored = key.claim(request_digest("start", body), now)
             if stored is not None:
                 return stored
-            balance = lock_account(conn, caller.account_id)
             if (open_id := self._open_round_id(conn, caller.account_id)) is not None:
                 raise ApiError(409, "round_open", "Finish the round in progress before starting another.",
                                round_id=open_id)
@@ -101,11 +101,11 @@ class RoundService:
 
     def _decide(self, caller: Caller, round_id: str, body: dict[str, Any], now: int) -> Reply:
         with self.db.write() as conn:
+            lock_account(conn, caller.account_id)
             key = Key(self.db, conn, caller.account_id, body["request_id"])
             stored = key.claim(request_digest(f"decide {round_id}", body), now)
             if stored is not None:
                 return stored
-            lock_account(conn, caller.account_id)
             row = self._own_round(conn, caller, round_id, lock=True)
             game = self._game(row.game_id)
             if row.status != "open":
