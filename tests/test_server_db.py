@@ -34,10 +34,10 @@ def _account(db) -> int:
                                 .returning(account.c.id)).scalar_one())
 
 
-def _round(account_id: int, status: str) -> dict:
-    return {"id": str(uuid.uuid4()), "account_id": account_id, "game_id": "dragon-poker", "paytable_id": "p",
-            "paytable_sha256": "0" * 64, "status": status, "step_no": 0, "step": "designate", "wager": {},
-            "stake_cents": 10, "record": {}, "started_at": 0}
+def _round(account_id: int, status: str, number: int) -> dict:
+    return {"id": str(uuid.uuid4()), "account_id": account_id, "number": number, "game_id": "dragon-poker",
+            "paytable_id": "p", "paytable_sha256": "0" * 64, "status": status, "step_no": 0,
+            "step": "designate", "wager": {}, "stake_cents": 10, "record": {}, "started_at": 0}
 
 
 def test_migrations_run_once_and_are_recorded(db) -> None:
@@ -49,9 +49,9 @@ def test_migrations_run_once_and_are_recorded(db) -> None:
 def test_the_database_allows_one_open_round_per_account(db) -> None:
     account_id = _account(db)
     with pytest.raises(IntegrityError), db.write() as conn:  # rolled back: the books stay as they were
-        conn.execute(insert(game_round).values(**_round(account_id, "complete")))
-        conn.execute(insert(game_round).values(**_round(account_id, "open")))  # one open: allowed
-        conn.execute(insert(game_round).values(**_round(account_id, "open")))
+        conn.execute(insert(game_round).values(**_round(account_id, "complete", 1)))
+        conn.execute(insert(game_round).values(**_round(account_id, "open", 2)))  # one open: allowed
+        conn.execute(insert(game_round).values(**_round(account_id, "open", 3)))
 
 
 def test_the_ledger_takes_only_known_kinds(db) -> None:

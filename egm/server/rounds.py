@@ -19,7 +19,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, and_, insert, select, update
+from sqlalchemy import Connection, and_, func, insert, select, update
 from sqlalchemy.exc import DBAPIError
 
 from egm.games.base import Decision, DecisionRefused, Game, Round, Wager
@@ -67,6 +67,8 @@ class RoundService:
                 raise ApiError(402, "insufficient_funds", f"This round costs {format_cents(stake_cents)}, "
                                f"more than the balance of {format_cents(balance)}; deposit or lower the bet.")
             pools = self._pools(conn, caller.account_id, game)
+            number = 1 + (conn.execute(select(func.max(game_round.c.number))
+                                       .where(game_round.c.account_id == caller.account_id)).scalar() or 0)
             with self.rng.drawing() as rng:
                 round_ = game.new_round(wager, rng, pools)
             round_id = str(uuid.uuid4())
@@ -74,7 +76,7 @@ class RoundService:
                            request_id=body["request_id"])
             record = round_.to_record()
             conn.execute(insert(game_round).values(
-                id=round_id, account_id=caller.account_id, game_id=game.game_id,
+                id=round_id, account_id=caller.account_id, number=number, game_id=game.game_id,
                 paytable_id=game.paytable.id, paytable_sha256=game.paytable.sha256, status="open",
                 step_no=0, step=round_.step, wager=wager.to_record(), stake_cents=stake_cents,
                 record=record, started_at=now))
@@ -162,7 +164,7 @@ class RoundService:
                                                 set_={"cents": cents}))
         conn.execute(update(game_round).where(game_round.c.id == round_id).values(
             status=settled.status, win_cents=settled.win_cents, result_code=settled.result_code,
-            hand_pay_reason=settled.hand_pay_reason, completed_at=now))
+            hand_pay_reason=settled.hand_pay_reason, outcome=settled.outcome, completed_at=now))
         return Settled(**{**settled.__dict__, "balance_cents": balance})
 
     # --- reading -------------------------------------------------------------------------------------
@@ -185,10 +187,11 @@ class RoundService:
                 raise ApiError(409, "round_open", "A replay is served only once the round is complete.")
             steps = conn.execute(select(round_step).where(round_step.c.round_id == round_id)
                                  .order_by(round_step.c.step_no)).all()
-        return {"round_id": row.id, "game_id": row.game_id, "paytable_id": row.paytable_id,
-                "paytable_sha256": row.paytable_sha256, "status": row.status, "wager": row.wager,
+        return {"round_id": row.id, "number": row.number, "game_id": row.game_id,
+                "paytable_id": row.paytable_id, "paytable_sha256": row.paytable_sha256, "status": row.status,
+                "wager": row.wager,
                 "stake_cents": row.stake_cents, "win_cents": row.win_cents, "result_code": row.result_code,
-                "hand_pay_reason": row.hand_pay_reason, "record": row.record,
+                "hand_pay_reason": row.hand_pay_reason, "record": row.record, "outcome": row.outcome,
                 "steps": [{"step_no": s.step_no, "request_id": s.request_id, "decision": s.decision}
                           for s in steps]}
 

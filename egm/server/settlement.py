@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from egm.games.base import Game, Outcome, Wager
 from egm.money import format_cents
@@ -19,6 +20,7 @@ class Settled:
     result_code: str
     hand_pay_reason: str | None
     pools_cents: Mapping[str, int] = field(default_factory=dict)
+    outcome: Mapping[str, Any] = field(default_factory=dict)  # the result and the game's summary
     balance_cents: int = 0
 
     @property
@@ -36,4 +38,6 @@ def settle(game: Game, outcome: Outcome, wager: Wager, hand_pay_limit_cents: int
         reason = f"it reaches the hand-pay limit of {format_cents(hand_pay_limit_cents)}"
     return Settled(win_cents=win_cents, status="review" if reason else "complete",
                    result_code=outcome.result_code, hand_pay_reason=reason,
-                   pools_cents=dict(outcome.pools_cents))
+                   pools_cents=dict(outcome.pools_cents),
+                   outcome={"win_cents": win_cents, "hand_paid": reason is not None,
+                            "result_code": outcome.result_code, "summary": dict(outcome.summary)})
