@@ -101,7 +101,7 @@ def test_ready_only_after_every_game_is_warm(tmp_path: Path) -> None:
         assert games.status_code == 503 and games.json()["code"] == "not_ready"
         release.set()
         wait_ready(client)
-        assert set(warmed) == set(app.state.server.catalogue.games)
+        assert set(warmed) == set(app.state.server.lobby.games)
 
 
 def test_audit_exits_1_when_a_balance_or_a_win_was_changed_behind_the_ledger(tmp_path: Path) -> None:

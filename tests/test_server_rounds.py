@@ -63,10 +63,10 @@ def test_every_game_plays_out_as_its_reference_engine_with_the_same_draw(db_url)
     app = create_app(settings_for(db_url, test_seed=SEED))
     with TestClient(app, base_url=ORIGIN) as booted:
         wait_ready(booted)
-        catalogue = app.state.server.catalogue
+        lobby = app.state.server.lobby
         player = Player(app).register()
         balance = player.deposit(1_000_000)
-        for number, (game_id, game) in enumerate(catalogue.games.items(), start=1):
+        for number, (game_id, game) in enumerate(lobby.games.items(), start=1):
             listed = {g["id"]: g for g in player.get("/api/v1/games").json()}[game_id]
             started = player.start(listed)
             assert started.status_code == 200, started.text
@@ -154,7 +154,7 @@ def test_starting_is_idempotent(app, games) -> None:
 
 @pytest.mark.parametrize(("change", "status", "code", "words"), [
     ({"game_id": "no-such-game"}, 404, "unknown_game", "no game 'no-such-game'"),
-    ({"denom_cents": 3}, 422, "wager_refused", "3-cent credits are not offered by this pay table"),
+    ({"denom_cents": 3}, 422, "wager_refused", "Dragon Poker is not played in 3¢ credits; choose 1¢, 5¢"),
     ({"bet_credits": 7}, 422, "wager_refused", "a bet of 7 credits is not offered"),
     ({"bet_credits": -1}, 422, "wager_refused", "positive whole numbers"),
     ({"side_bets": {"lucky": 1}}, 422, "wager_refused", "side bet 'lucky' is not offered"),
@@ -235,7 +235,7 @@ def test_an_exception_in_game_code_rolls_back_and_the_round_stays_at_its_step(ap
     player.deposit(1_000)
     round_id = player.start(games["dragon-poker"]).json()["round_id"]
     balance = player.balance()
-    round_class = type(app.state.server.catalogue.games["dragon-poker"].restore(
+    round_class = type(app.state.server.lobby.games["dragon-poker"].restore(
         _record_of(db_url, round_id)))
 
     def broken(self: Any, decision: Any) -> None:
@@ -273,7 +273,7 @@ def test_the_jackpot_pool_is_kept_per_player_and_game(app, db_url, games) -> Non
     first = player.start(games["dragon-poker"]).json()
     player.play_out(first["round_id"], 0)
     after_first = player.get(f"/api/v1/rounds/{first['round_id']}/replay").json()
-    pool_after = app.state.server.catalogue.games["dragon-poker"].restore(after_first["record"]) \
+    pool_after = app.state.server.lobby.games["dragon-poker"].restore(after_first["record"]) \
         .outcome().pools_cents["dragon_jackpot"]
     second = player.start(games["dragon-poker"]).json()
     assert second["view"]["pools_cents"]["dragon_jackpot"] == pool_after
@@ -286,7 +286,7 @@ def test_a_win_at_the_hand_pay_limit_goes_to_review_and_is_not_credited(db_url) 
     with TestClient(app, base_url=ORIGIN) as booted:
         wait_ready(booted)
         server = app.state.server
-        server.catalogue = server.rounds.catalogue = dataclasses.replace(server.catalogue,
+        server.lobby = server.rounds.lobby = dataclasses.replace(server.lobby,
                                                                          hand_pay_limit_cents=1)
         player = Player(app).register()
         balance = player.deposit(10_000)
@@ -307,7 +307,7 @@ def test_a_win_at_the_hand_pay_limit_goes_to_review_and_is_not_credited(db_url) 
 def test_a_live_round_is_kept_between_decisions_not_restored(app, games, monkeypatch) -> None:
     player = Player(app).register()
     player.deposit(1_000)
-    game = app.state.server.catalogue.games["poker-grid"]
+    game = app.state.server.lobby.games["poker-grid"]
     restored = []
     monkeypatch.setattr(type(game), "restore", lambda self, record: restored.append(record))
     round_id = player.start(games["poker-grid"]).json()["round_id"]

@@ -15,12 +15,12 @@ from typing import Any
 from sqlalchemy import select
 
 from egm.games.base import Wager
-from egm.server.catalogue import Catalogue
 from egm.server.db import Database
 from egm.server.db.schema import account, game_round, wallet_tx
+from egm.server.lobby import Lobby
 
 
-def audit_books(db: Database, catalogue: Catalogue) -> dict[str, Any]:
+def audit_books(db: Database, lobby: Lobby) -> dict[str, Any]:
     problems: list[str] = []
     with db.read() as conn:
         balances = {r.id: r.balance_cents
@@ -40,12 +40,12 @@ def audit_books(db: Database, catalogue: Catalogue) -> dict[str, Any]:
                                 f"{running[account_id]}")
         rounds = conn.execute(select(game_round)).all()
     for row in rounds:
-        problems += _round_problems(row, by_round[row.id], catalogue)
+        problems += _round_problems(row, by_round[row.id], lobby)
     return {"balanced": not problems, "accounts": len(balances), "rounds": len(rounds),
             "ledger_total_cents": sum(running.values()), "problems": problems}
 
 
-def _round_problems(row: Any, ledger: dict[str, int], catalogue: Catalogue) -> list[str]:
+def _round_problems(row: Any, ledger: dict[str, int], lobby: Lobby) -> list[str]:
     found = []
     try:
         wager = Wager.from_record(row.wager)
@@ -59,7 +59,7 @@ def _round_problems(row: Any, ledger: dict[str, int], catalogue: Catalogue) -> l
         if credited:
             found.append(f"round {row.id}: {row.status} but {credited} was credited")
         return found
-    game = catalogue.games.get(row.game_id)
+    game = lobby.games.get(row.game_id)
     if game is None:
         return [*found, f"round {row.id}: its game {row.game_id} is not installed, so its win is unchecked"]
     try:

@@ -18,8 +18,8 @@ HISTORY_PAGE = 50
 
 @router.get("/games")
 def games(request: Request) -> list[dict[str, Any]]:
-    _, catalogue, _ = server_of(request).require_ready()
-    return catalogue.listing()
+    _, lobby, _ = server_of(request).require_ready()
+    return lobby.listing()
 
 
 @router.get("/session")
