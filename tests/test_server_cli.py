@@ -17,6 +17,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
+from egm.games import descriptors
 from egm.server.app import create_app
 from egm.server.db import open_database
 from egm.server.db.schema import account, game_round
@@ -143,3 +144,21 @@ def test_an_unreachable_database_keeps_the_server_unready_and_says_why(tmp_path:
         deposit = client.post("/api/v1/wallet/deposit", json={"request_id": "x", "amount_cents": 5},
                               headers={"Origin": ORIGIN})
         assert deposit.status_code == 503 and deposit.json()["code"] == "not_ready"
+
+
+def test_the_server_needs_neither_pygame_nor_the_cabinet() -> None:
+    script = (
+        "import sys\n"
+        "sys.modules['pygame'] = None  # importing pygame now fails\n"
+        "from egm.server.app import create_app\n"
+        "from egm.server.lobby import load_lobby, warm\n"
+        "lobby = load_lobby()\n"
+        "for game in lobby.games.values():\n"
+        "    warm(game)\n"
+        "shell = sorted(m for m in sys.modules if m.startswith(('egm.cabinet', 'egm.video')))\n"
+        "print(json.dumps({'games': sorted(lobby.games), 'shell': shell}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", "import json\n" + script], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"games": sorted(descriptors()), "shell": []}
