@@ -316,3 +316,15 @@ def test_a_live_round_is_kept_between_decisions_not_restored(app, games, monkeyp
         step = player.decide(round_id, step, {"kind": "auto"}).json()["step_no"]
     assert player.get(f"/api/v1/rounds/{round_id}").json()["step_no"] == step == 3
     assert restored == []
+
+
+def test_history_pages_by_game_number(app, games) -> None:
+    player = Player(app).register()
+    player.deposit(10_000)
+    for _ in range(3):
+        started = player.start(games["dragon-poker"]).json()
+        player.play_out(started["round_id"], 0)
+    numbers = [r["number"] for r in player.get("/api/v1/history").json()["rounds"]]
+    assert numbers == [3, 2, 1]
+    assert [r["number"] for r in player.get("/api/v1/history?before=3").json()["rounds"]] == [2, 1]
+    assert player.get("/api/v1/history?before=soon").status_code == 400
