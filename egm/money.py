@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 def format_cents(cents: int) -> str:
     """Cents as dollars, e.g. 123456 -> '$1,234.56'; negative amounts keep their sign."""
@@ -22,3 +24,21 @@ def format_denomination(cents: int) -> str:
     if cents < 100:
         return f"{cents}¢"
     return f"${cents // 100:,}" if cents % 100 == 0 else format_cents(cents)
+
+
+def listed(words: Sequence[str]) -> str:
+    """Words as a sentence lists them.
+
+    >>> listed(["generic", "nevada", "tight"]), listed(["generic"])
+    ('generic, nevada and tight', 'generic')
+    """
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
+def levels_text(levels: Sequence[int]) -> str:
+    """Bet levels (credits) as the service page, the log and a refusal write them.
+
+    >>> levels_text((1, 2, 10))
+    '1, 2 and 10'
+    """
+    return listed([f"{b:,}" for b in levels])

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from collections.abc import Callable, MutableSequence
 from typing import TypeVar
 
@@ -186,3 +187,25 @@ class Rng:
         for i in range(len(items) - 1, 0, -1):
             j = self.randbelow(i + 1)
             items[i], items[j] = items[j], items[i]
+
+
+def seeded_rng(seed: int) -> Callable[[int], Rng]:
+    """Deterministic replay: game number n draws from its own stream, derived from the seed."""
+    return lambda number: Rng.from_seed(derive_seed(seed, "game", number))
+
+
+def os_rng() -> Callable[[int], Rng]:
+    """Play: every game draws from one CTR_DRBG seeded from the OS.
+
+    `Rng` is not thread-safe, so each thread keeps its own DRBG (the cabinet has one thread, so one
+    DRBG; the game server's worker threads one each). A forked process (a second server worker)
+    seeds a fresh one rather than repeat its parent's stream.
+    """
+    local = threading.local()
+
+    def rng_for_game(number: int) -> Rng:
+        if getattr(local, "pid", None) != os.getpid():
+            local.rng, local.pid = Rng.from_os(), os.getpid()
+        return local.rng
+
+    return rng_for_game

@@ -165,7 +165,8 @@ def make_cabinet(
     rom_check: Any = None,
     games: dict[str, Game] | None = None,
 ) -> Any:
-    from egm.cabinet import Cabinet, seeded_rng
+    from egm.cabinet import Cabinet
+    from egm.rng import seeded_rng
 
     config = config or spine_config()
     return Cabinet(

@@ -187,10 +187,10 @@ class Player:
 
 def audit_of(db_url: str) -> dict[str, Any]:
     from egm.server.audit import audit_books
-    from egm.server.catalogue import load_catalogue
+    from egm.server.lobby import load_lobby
 
     db = open_database(db_url)
     try:
-        return audit_books(db, load_catalogue())
+        return audit_books(db, load_lobby())
     finally:
         db.dispose()

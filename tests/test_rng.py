@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import os
 import random
+import threading
 from collections import Counter
 from collections.abc import Iterable
 
@@ -20,7 +22,9 @@ from egm.rng import (
     ReseedRequired,
     Rng,
     derive_seed,
+    os_rng,
     seed_entropy,
+    seeded_rng,
 )
 
 # NIST CAVP (CAVS 14.3) drbgvectors_no_reseed/CTR_DRBG.rsp, [AES-256 no df], [PredictionResistance = False],
@@ -284,3 +288,32 @@ def test_shuffle_is_fisher_yates_from_the_top() -> None:
 
 def test_seed_bytes_constant_is_seedlen() -> None:
     assert SEED_BYTES == 48 and len(seed_entropy(0)) == SEED_BYTES
+
+
+def test_seeded_rng_gives_each_game_number_its_own_repeatable_stream() -> None:
+    rng_for_game = seeded_rng(7)
+    first = rng_for_game(1).read(32)
+    assert rng_for_game(1).read(32) == first == Rng.from_seed(derive_seed(7, "game", 1)).read(32)
+    assert rng_for_game(2).read(32) != first
+
+
+def test_os_rng_keeps_one_drbg_per_thread() -> None:
+    """Rng is not thread-safe: two threads (the game server's workers) never share one."""
+    rng_for_game = os_rng()
+    mine = rng_for_game(1)
+    assert rng_for_game(2) is mine  # one thread: one DRBG serves every game, as on the cabinet
+    theirs: list[Rng] = []
+    worker = threading.Thread(target=lambda: theirs.extend([rng_for_game(3), rng_for_game(4)]))
+    worker.start()
+    worker.join()
+    assert theirs[0] is theirs[1] and theirs[0] is not mine
+    assert theirs[0].read(48) != mine.read(48)
+
+
+def test_os_rng_seeds_a_fresh_drbg_in_a_forked_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A forked worker must not repeat its parent's stream: a new process id gets its own DRBG."""
+    rng_for_game = os_rng()
+    parent = rng_for_game(1)
+    monkeypatch.setattr(os, "getpid", lambda: -1)
+    child = rng_for_game(2)
+    assert child is not parent and child.read(48) != parent.read(48)

@@ -133,3 +133,13 @@ def test_user_add_creates_staff_accounts(tmp_path, db_url) -> None:
     assert json.loads(done.stdout)["role"] == "dealer"
     again = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert again.returncode == 2 and "taken" in again.stderr
+
+
+def test_every_answer_carries_the_security_headers_and_api_answers_are_not_cached(app) -> None:
+    player = Player(app).register()
+    for answer in (player.get("/api/v1/session"), player.get("/healthz"),
+                   player.post("/api/v1/wallet/deposit", {"request_id": "h", "amount_cents": -1})):
+        assert answer.headers["content-security-policy"].startswith("default-src 'self'")
+        assert answer.headers["x-content-type-options"] == "nosniff"
+        assert answer.headers["x-frame-options"] == "DENY"
+    assert player.get("/api/v1/session").headers["cache-control"] == "no-store"

@@ -17,6 +17,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
+from egm.games import descriptors
 from egm.server.app import create_app
 from egm.server.db import open_database
 from egm.server.db.schema import account, game_round
@@ -101,7 +102,7 @@ def test_ready_only_after_every_game_is_warm(tmp_path: Path) -> None:
         assert games.status_code == 503 and games.json()["code"] == "not_ready"
         release.set()
         wait_ready(client)
-        assert set(warmed) == set(app.state.server.catalogue.games)
+        assert set(warmed) == set(app.state.server.lobby.games)
 
 
 def test_audit_exits_1_when_a_balance_or_a_win_was_changed_behind_the_ledger(tmp_path: Path) -> None:
@@ -128,3 +129,36 @@ def test_audit_exits_1_when_a_balance_or_a_win_was_changed_behind_the_ledger(tmp
     plain = _egm("server", "audit", "--db", url, cwd=tmp_path)
     assert plain.returncode == 1 and "problems" in plain.stdout
 
+
+
+def test_an_unreachable_database_keeps_the_server_unready_and_says_why(tmp_path: Path) -> None:
+    app = create_app(settings_for(f"postgresql://postgres@/egm?host={tmp_path}/no-server-here"))
+    with TestClient(app, base_url=ORIGIN) as client:
+        deadline = time.monotonic() + 60
+        while "unreachable" not in client.get("/readyz").json()["sentence"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        answer = client.get("/readyz")
+        assert answer.status_code == 503 and "the database, unreachable" in answer.json()["sentence"]
+        assert client.get("/healthz").status_code == 200
+        deposit = client.post("/api/v1/wallet/deposit", json={"request_id": "x", "amount_cents": 5},
+                              headers={"Origin": ORIGIN})
+        assert deposit.status_code == 503 and deposit.json()["code"] == "not_ready"
+
+
+def test_the_server_needs_neither_pygame_nor_the_cabinet() -> None:
+    script = (
+        "import sys\n"
+        "sys.modules['pygame'] = None  # importing pygame now fails\n"
+        "from egm.server.app import create_app\n"
+        "from egm.server.lobby import load_lobby, warm\n"
+        "lobby = load_lobby()\n"
+        "for game in lobby.games.values():\n"
+        "    warm(game)\n"
+        "shell = sorted(m for m in sys.modules if m.startswith(('egm.cabinet', 'egm.video')))\n"
+        "print(json.dumps({'games': sorted(lobby.games), 'shell': shell}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", "import json\n" + script], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"games": sorted(descriptors()), "shell": []}

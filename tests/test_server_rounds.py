@@ -4,6 +4,7 @@ server until the round is complete, rollback on a fault in game code, and the bo
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import uuid
 from typing import Any
@@ -62,10 +63,10 @@ def test_every_game_plays_out_as_its_reference_engine_with_the_same_draw(db_url)
     app = create_app(settings_for(db_url, test_seed=SEED))
     with TestClient(app, base_url=ORIGIN) as booted:
         wait_ready(booted)
-        catalogue = app.state.server.catalogue
+        lobby = app.state.server.lobby
         player = Player(app).register()
         balance = player.deposit(1_000_000)
-        for number, (game_id, game) in enumerate(catalogue.games.items(), start=1):
+        for number, (game_id, game) in enumerate(lobby.games.items(), start=1):
             listed = {g["id"]: g for g in player.get("/api/v1/games").json()}[game_id]
             started = player.start(listed)
             assert started.status_code == 200, started.text
@@ -153,7 +154,7 @@ def test_starting_is_idempotent(app, games) -> None:
 
 @pytest.mark.parametrize(("change", "status", "code", "words"), [
     ({"game_id": "no-such-game"}, 404, "unknown_game", "no game 'no-such-game'"),
-    ({"denom_cents": 3}, 422, "wager_refused", "3-cent credits are not offered by this pay table"),
+    ({"denom_cents": 3}, 422, "wager_refused", "Dragon Poker is not played in 3¢ credits; choose 1¢, 5¢"),
     ({"bet_credits": 7}, 422, "wager_refused", "a bet of 7 credits is not offered"),
     ({"bet_credits": -1}, 422, "wager_refused", "positive whole numbers"),
     ({"side_bets": {"lucky": 1}}, 422, "wager_refused", "side bet 'lucky' is not offered"),
@@ -234,7 +235,7 @@ def test_an_exception_in_game_code_rolls_back_and_the_round_stays_at_its_step(ap
     player.deposit(1_000)
     round_id = player.start(games["dragon-poker"]).json()["round_id"]
     balance = player.balance()
-    round_class = type(app.state.server.catalogue.games["dragon-poker"].restore(
+    round_class = type(app.state.server.lobby.games["dragon-poker"].restore(
         _record_of(db_url, round_id)))
 
     def broken(self: Any, decision: Any) -> None:
@@ -263,3 +264,67 @@ def _record_of(db_url: str, round_id: str) -> Any:
         record = conn.execute(select(game_round.c.record).where(game_round.c.id == round_id)).scalar_one()
     db.dispose()
     return record
+
+
+def test_the_jackpot_pool_is_kept_per_player_and_game(app, db_url, games) -> None:
+    player, other = Player(app).register(), Player(app).register()
+    player.deposit(10_000)
+    other.deposit(10_000)
+    first = player.start(games["dragon-poker"]).json()
+    player.play_out(first["round_id"], 0)
+    after_first = player.get(f"/api/v1/rounds/{first['round_id']}/replay").json()
+    pool_after = app.state.server.lobby.games["dragon-poker"].restore(after_first["record"]) \
+        .outcome().pools_cents["dragon_jackpot"]
+    second = player.start(games["dragon-poker"]).json()
+    assert second["view"]["pools_cents"]["dragon_jackpot"] == pool_after
+    fresh = other.start(games["dragon-poker"]).json()  # another player's pool starts at the seed
+    assert fresh["view"]["pools_cents"]["dragon_jackpot"] == first["view"]["pools_cents"]["dragon_jackpot"]
+
+
+def test_a_win_at_the_hand_pay_limit_goes_to_review_and_is_not_credited(db_url) -> None:
+    app = create_app(settings_for(db_url))
+    with TestClient(app, base_url=ORIGIN) as booted:
+        wait_ready(booted)
+        server = app.state.server
+        server.lobby = server.rounds.lobby = dataclasses.replace(server.lobby,
+                                                                         hand_pay_limit_cents=1)
+        player = Player(app).register()
+        balance = player.deposit(10_000)
+        game = {g["id"]: g for g in player.get("/api/v1/games").json()}["dragon-poker"]
+        for _ in range(20):
+            started = player.start(game).json()
+            balance -= _stake(game)
+            final = player.play_out(started["round_id"], 0)
+            if final["win_cents"]:
+                break
+        assert final["win_cents"] > 0 and final["status"] == "review"
+        assert final["balance_cents"] == balance == player.balance()  # an operator pays it by hand
+        shown = player.get(f"/api/v1/rounds/{started['round_id']}/replay").json()
+        assert shown["status"] == "review" and "hand-pay limit" in shown["hand_pay_reason"]
+    assert audit_of(db_url)["balanced"]
+
+
+def test_a_live_round_is_kept_between_decisions_not_restored(app, games, monkeypatch) -> None:
+    player = Player(app).register()
+    player.deposit(1_000)
+    game = app.state.server.lobby.games["poker-grid"]
+    restored = []
+    monkeypatch.setattr(type(game), "restore", lambda self, record: restored.append(record))
+    round_id = player.start(games["poker-grid"]).json()["round_id"]
+    step = 0
+    for _ in range(3):
+        step = player.decide(round_id, step, {"kind": "auto"}).json()["step_no"]
+    assert player.get(f"/api/v1/rounds/{round_id}").json()["step_no"] == step == 3
+    assert restored == []
+
+
+def test_history_pages_by_game_number(app, games) -> None:
+    player = Player(app).register()
+    player.deposit(10_000)
+    for _ in range(3):
+        started = player.start(games["dragon-poker"]).json()
+        player.play_out(started["round_id"], 0)
+    numbers = [r["number"] for r in player.get("/api/v1/history").json()["rounds"]]
+    assert numbers == [3, 2, 1]
+    assert [r["number"] for r in player.get("/api/v1/history?before=3").json()["rounds"]] == [2, 1]
+    assert player.get("/api/v1/history?before=soon").status_code == 400

@@ -526,7 +526,7 @@ def test_scoreboard_lists_the_last_results_from_wager_memory(session: Session) -
         "egm.video.controller",
         "egm.games.poker_grid.art",
         "egm.games.dragon_poker.scene",
-        "egm.cabinet.pool_meters",
+        "egm.play.pool_meters",
         "egm.cabinet.settings",
         "egm.cabinet.service",
         "egm.money",

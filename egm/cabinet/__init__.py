@@ -42,7 +42,6 @@ from .machine import (
     state_table,
     transition_table,
 )
-from .play import os_rng, seeded_rng
 
 __all__ = [
     "DOOR_TILTS",
@@ -55,8 +54,6 @@ __all__ = [
     "Handler",
     "build_cabinet",
     "diagram_document",
-    "os_rng",
-    "seeded_rng",
     "state_diagram",
     "state_table",
     "transition_table",

@@ -4,7 +4,6 @@ and `build_cabinet`, which makes one as configured (devices from config, games f
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -14,18 +13,17 @@ from typing import Any
 from egm.clock import Clock, SetClock, SystemClock
 from egm.config import PROJECT_ROOT, CabinetConfig, ConfigError, JurisdictionConfig, load_jurisdiction
 from egm.events import ACCEPTED, ButtonChanged, CashOut, Door, Result, StartGame
-from egm.games import game_class
 from egm.games.base import Game
 from egm.host.sas import HostPart
 from egm.memory.store import RamError, Transaction, WagerMemory
-from egm.rng import Rng
+from egm.rng import Rng, os_rng, seeded_rng
 from hardware.factory import Devices, build_devices
 
 from .cash_out import CashOutPart
 from .core import log
 from .credit_in import CreditInPart
 from .machine import CabinetMachine, state_table, transition_table
-from .play import PlayPart, os_rng, seeded_rng
+from .play import PlayPart
 from .service import ServicePart, rom_check_message
 from .settings import SettingsPart
 
@@ -255,34 +253,10 @@ def build_cabinet(
     Jurisdiction rules that do not load are a RomError: the cabinet does not start without its rules.
     `seed` gives deterministic replay (tests, lab); without it the RNG is seeded from the OS.
     """
-    from egm.rom import PaytableError, RomError, RomProblem, configured_paths, load_paytable, verify_rom
+    from egm.rom import RomError
+    from egm.rom.catalogue import load_games
 
-    manifest_path, trusted_keys = configured_paths(config, root)
-    games: dict[str, Game] = {}
-    refused: list[RomProblem] = []
-    if not verify_rom(root, trusted_keys, manifest_path).ok:
-        # Load no game code from a ROM that failed its self-test: the cabinet boots into the ROM tilt,
-        # and only a power cycle after the ROM is restored loads the games.
-        game_ids = ()
-        refused.append(RomProblem("games", "not_loaded", "the ROM failed its self-test, so no game was "
-                                  "loaded; restore the ROM and power-cycle"))
-    for game_id in game_ids if game_ids is not None else config.games:
-        name = config.paytables.get(game_id, f"{game_id}.toml")
-        try:
-            paytable = load_paytable(root / "paytables" / name, root=root, trusted_keys=trusted_keys,
-                                     manifest_path=manifest_path)
-            if paytable.game != game_id:
-                refused.append(RomProblem(f"paytables/{name}", "changed",
-                                          f"pay table refused: it is for {paytable.game}, not {game_id}"))
-                continue
-            games[game_id] = game_class(game_id)(paytable)  # a pay-table asset it names is checked here
-        except PaytableError as exc:
-            refused.append(RomProblem(f"paytables/{name}", "changed", f"pay table refused: {exc}"))
-
-    def rom_check() -> Any:
-        check = verify_rom(root, trusted_keys, manifest_path)
-        return dataclasses.replace(check, problems=[*check.problems, *refused])
-
+    catalogue = load_games(config, root=root, game_ids=game_ids)
     try:
         jurisdiction = load_jurisdiction(config.jurisdiction)
     except ConfigError as exc:  # the rules are firmware: without them the cabinet cannot start at all
@@ -291,10 +265,10 @@ def build_cabinet(
     return Cabinet(
         config,
         nvram_dir,
-        games=games,
+        games=catalogue.games,
         devices=devices or build_devices(config, clock=clock),
         jurisdiction=jurisdiction,
         clock=clock,
         rng_for_game=seeded_rng(seed) if seed is not None else None,
-        rom_check=rom_check,
+        rom_check=catalogue.rom_check,
     )

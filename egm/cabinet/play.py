@@ -13,30 +13,13 @@ credit stay on the meter: they cash out but cannot be bet.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from egm.events import ACCEPTED, CashOut, ChooseDenomination, PlayerDecision, Result, SelectGame, StartGame
-from egm.games.base import DecisionRefused, Game
-from egm.games.scoreboard import scoreboard_after
+from egm.games.base import DecisionRefused
 from egm.memory.store import Transaction
 from egm.money import format_cents, format_denomination
-from egm.payout.handpay import requires_hand_pay
-from egm.rng import Rng, derive_seed
+from egm.play import rounds
 
 from .core import CabinetPart
-from .pool_meters import pool_meters_after
-from .settings import levels_text
-
-
-def seeded_rng(seed: int) -> Callable[[int], Rng]:
-    """Deterministic replay: game number n draws from its own stream, derived from the seed."""
-    return lambda number: Rng.from_seed(derive_seed(seed, "game", number))
-
-
-def os_rng() -> Callable[[int], Rng]:
-    """Play: one CTR_DRBG seeded from the OS serves every game."""
-    rng = Rng.from_os()
-    return lambda number: rng
 
 
 class PlayPart(CabinetPart):
@@ -99,24 +82,12 @@ class PlayPart(CabinetPart):
         if game is None:
             return self._refuse(event, f"unknown game '{game_id}'; choose one of {list(self.games)}")
         denom = self.denomination_cents
-        offered = [d for d in game.wager_offer().denominations_cents if d in self.player_denominations()]
-        if denom not in offered:
-            choose = ", ".join(format_denomination(d) for d in offered)
-            instead = f"; choose {choose}" if offered else \
-                ", nor in any other this cabinet offers; call an attendant"
-            return self._refuse(event, f"{game.title} is not played in {format_denomination(denom)} credits"
-                                       f"{instead}.")
-        levels = self.bet_levels(game_id)
-        wager = event.wager or game.wager_for(game.opening_bet(levels, denom), denom)
-        if wager.denom_cents != denom:
-            return self._refuse(event, f"The bet is in {format_denomination(wager.denom_cents)} credits but "
-                                       f"the denomination is {format_denomination(denom)}; bet again.")
-        refusal = game.refuse_wager(wager)  # before any money moves: the pay table decides what is offered
-        if refusal is not None:
-            return self._refuse(event, refusal)
-        if wager.bet_credits not in levels:  # and the operator which of its bets this cabinet offers
-            return self._refuse(event, f"A bet of {wager.bet_credits:,} credits is not offered on this "
-                                       f"machine; bet {levels_text(levels)} credits.")
+        try:
+            wager = rounds.check_wager(game, event.wager, denom_cents=denom,
+                                       denominations_cents=self.player_denominations(),
+                                       bet_levels=self.bet_levels(game_id))
+        except rounds.WagerRefused as exc:  # before any money moves
+            return self._refuse(event, str(exc))
         stake_cents = wager.stake_credits * denom
         if stake_cents > self.credits_cents:
             return self._refuse(
@@ -129,30 +100,17 @@ class PlayPart(CabinetPart):
             return Result(False, self._tilt_detail())
         assert self.memory is not None
         number = self.memory.meters["games_played"] + 1
-        held = self.memory.get("pools", {})  # a fresh memory holds none: the game starts each at its seed
-        pools = {name: held[name] for name in game.pool_names if name in held}
-        round_ = game.new_round(wager, self.rng_for_game(number), pools)
-        paytable_id = self._paytable_id(game)
-        record = {
-            "game_id": game_id,
-            "paytable_id": paytable_id,
-            "number": number,
-            "wager": wager.to_record(),
-            "round": round_.to_record(),
-        }
+        # a fresh memory holds no pools: the game starts each at its seed
+        started = rounds.start(game, wager, self.rng_for_game(number), number=number,
+                               pools_held=self.memory.get("pools", {}))
 
         def start(tx: Transaction) -> None:
-            tx.meters.add("coin_in", stake_cents)
-            tx.meters.add("side_bet_in", sum(wager.side_bets.values()) * denom)
-            tx.meters.add("current_credits", -stake_cents)
-            tx.meters.add("games_played", 1)
-            tx.meters.add_game(game_id, paytable_id, "coin_in", stake_cents)
-            tx.meters.add_game(game_id, paytable_id, "games_played", 1)
-            tx.set("game", record)
+            started.meter_deltas.apply(tx.meters)
+            tx.set("game", started.record)
 
         if not self._commit(start):
             return Result(False, self._tilt_detail())
-        self.round = round_
+        self.round = started.round
         self.selected_game = game_id
         self.machine.trigger("start_game")
         self._follow_round()
@@ -189,69 +147,42 @@ class PlayPart(CabinetPart):
         memory = self.memory
         assert memory is not None and self.round is not None
         record = memory.get("game")
-        outcome = self.round.outcome()
-        denom = record["wager"]["denom_cents"]
-        win_cents = outcome.win_credits * denom
-        stake_cents = record["wager"]["stake_credits"] * denom
-        game_id, paytable_id = record["game_id"], record["paytable_id"]
-        max_win = self.games[game_id].paytable.header.max_win_cents
-        above_max = win_cents > max_win  # never credited: the attendant checks it
-        at_hand_pay_limit = requires_hand_pay(win_cents, self.jurisdiction.hand_pay_limit_cents)
-        limit = self.credit_limit_cents
-        past_limit = bool(limit) and self.credits_cents + win_cents > limit
-        limit_hand_pay = past_limit and self.config.credit_limit_win == "handpay"
-        hand_paid = above_max or at_hand_pay_limit or limit_hand_pay
-        scoreboard = dict(memory.get("scoreboard", {}))
-        scoreboard[game_id] = scoreboard_after(scoreboard.get(game_id, []), outcome.result_code)
-        result = {
-            "game_id": game_id,
-            "number": record["number"],
-            "win_cents": win_cents,
-            "stake_cents": stake_cents,
-            "hand_paid": hand_paid,
-            "result_code": outcome.result_code,
-        }
+        settled = rounds.settle(
+            self.games[record["game_id"]], self.round, record,
+            credits_cents=self.credits_cents,
+            hand_pay_limit_cents=self.jurisdiction.hand_pay_limit_cents,
+            credit_limit_cents=self.credit_limit_cents,
+            credit_limit_win=self.config.credit_limit_win,
+            pools_held=memory.get("pools", {}),
+            pool_meters=memory.get("pool_meters", {}),
+            scoreboard=memory.get("scoreboard", {}),
+        )
 
         def finish(tx: Transaction) -> None:
-            if hand_paid:
-                if above_max:
-                    why = f"it is above the pay table's maximum win of {format_cents(max_win)}"
-                elif at_hand_pay_limit:
-                    why = "it reaches the hand-pay limit"
-                else:
-                    why = "it would pass the credit limit"
-                tx.set("handpay", {"kind": "jackpot", "amount_cents": win_cents, "game": record["number"]})
-                tx.log("hand_pay", f"A win of {format_cents(win_cents)} locks up for a hand pay: {why}.",
-                       game=game_id)
-            elif win_cents:
-                tx.meters.add("coin_out", win_cents)
-                tx.meters.add("current_credits", win_cents)
-                tx.meters.add_game(game_id, paytable_id, "coin_out", win_cents)
-            tx.meters.add("side_bet_out", sum(outcome.side_bet_wins_credits.values()) * denom)
-            tx.meters.add("games_won" if win_cents > stake_cents else "games_lost", 1)
-            if outcome.pools_cents:
-                tx.set("pools", {**memory.get("pools", {}), **outcome.pools_cents})
-            movements = outcome.summary.get("pool_movements")
-            if movements:
-                tx.set("pool_meters", pool_meters_after(memory.get("pool_meters", {}), movements))
-            tx.set("scoreboard", scoreboard)
-            final = {**record, "round": self.round.to_record()}
-            tx.add_recall({**final, "outcome": {**result, "summary": dict(outcome.summary)}})
+            if settled.hand_paid:
+                tx.set("handpay", {"kind": "jackpot", "amount_cents": settled.win_cents,
+                                   "game": record["number"]})
+                tx.log("hand_pay", f"A win of {format_cents(settled.win_cents)} locks up for a hand pay: "
+                       f"{settled.why}.", game=record["game_id"])
+            settled.meter_deltas.apply(tx.meters)
+            if settled.pools_after is not None:
+                tx.set("pools", settled.pools_after)
+            if settled.pool_meters_after is not None:
+                tx.set("pool_meters", settled.pool_meters_after)
+            tx.set("scoreboard", settled.scoreboard_after)
+            tx.add_recall(settled.recall_entry)
             tx.set("game", None)
 
         if not self._commit(finish):
             return
         self.round = None
-        self.last_outcome = result
+        self.last_outcome = settled.result
         if self.state.startswith("game."):
-            self.machine.trigger("jackpot_lockup" if hand_paid else "game_over")
+            self.machine.trigger("jackpot_lockup" if settled.hand_paid else "game_over")
         self._check_memory("after the game")
         self._settle()
-        if past_limit and not hand_paid and self.state == "attract":
+        if settled.past_credit_limit and not settled.hand_paid and self.state == "attract":
             self._cash_out(CashOut())  # the credit is past the limit: it leaves on a ticket
-
-    def _paytable_id(self, game: Game) -> str:
-        return str(getattr(game.paytable, "id", game.game_id))
 
     handlers = {
         ChooseDenomination: _choose_denomination,

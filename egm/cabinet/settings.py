@@ -37,14 +37,13 @@ logs the old and the new value.
 from __future__ import annotations
 
 import calendar
-from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from egm.config import ConfigError, JurisdictionConfig, all_jurisdictions, load_jurisdiction
 from egm.events import ACCEPTED, ChangeSetting, Result, SetBetLevels, SetDateTime, SetJurisdiction
 from egm.memory.store import Transaction
-from egm.money import format_cents
+from egm.money import format_cents, levels_text, listed
 
 from .core import CabinetPart
 
@@ -72,24 +71,6 @@ def setting_text(name: str, value: int) -> str:
     if name == "credit_limit_cents" and value == 0:
         return "none"
     return format_cents(value)
-
-
-def listed(words: Sequence[str]) -> str:
-    """Words as a sentence lists them.
-
-    >>> listed(["generic", "nevada", "tight"]), listed(["generic"])
-    ('generic, nevada and tight', 'generic')
-    """
-    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
-
-
-def levels_text(levels: Sequence[int]) -> str:
-    """Bet levels as the service page, the log and a refusal write them.
-
-    >>> levels_text((1, 2, 10))
-    '1, 2 and 10'
-    """
-    return listed([f"{b:,}" for b in levels])
 
 
 def date_time_text(when: datetime) -> str:

@@ -15,6 +15,13 @@ from egm.server.errors import install_handlers
 from egm.server.server import Server
 from egm.server.settings import Settings
 
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+}
+
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     server = Server(settings or Settings())
@@ -30,6 +37,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="EGM game server", version="1", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.server = server
     install_handlers(app)
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next: Any) -> Any:
+        response = await call_next(request)
+        response.headers.update(SECURITY_HEADERS)
+        if request.url.path.startswith("/api/"):
+            response.headers["Cache-Control"] = "no-store"  # balances and rounds are never cached
+        return response
 
     @app.get("/healthz")
     def healthz() -> dict[str, Any]:

@@ -14,12 +14,13 @@ from typing import Any
 
 from sqlalchemy import select
 
-from egm.server.catalogue import Catalogue
+from egm.games.base import Wager
 from egm.server.db import Database
 from egm.server.db.schema import account, game_round, wallet_tx
+from egm.server.lobby import Lobby
 
 
-def audit_books(db: Database, catalogue: Catalogue) -> dict[str, Any]:
+def audit_books(db: Database, lobby: Lobby) -> dict[str, Any]:
     problems: list[str] = []
     with db.read() as conn:
         balances = {r.id: r.balance_cents
@@ -39,27 +40,33 @@ def audit_books(db: Database, catalogue: Catalogue) -> dict[str, Any]:
                                 f"{running[account_id]}")
         rounds = conn.execute(select(game_round)).all()
     for row in rounds:
-        problems += _round_problems(row, by_round[row.id], catalogue)
+        problems += _round_problems(row, by_round[row.id], lobby)
     return {"balanced": not problems, "accounts": len(balances), "rounds": len(rounds),
             "ledger_total_cents": sum(running.values()), "problems": problems}
 
 
-def _round_problems(row: Any, ledger: dict[str, int], catalogue: Catalogue) -> list[str]:
+def _round_problems(row: Any, ledger: dict[str, int], lobby: Lobby) -> list[str]:
     found = []
-    wager = row.wager
-    wagered = wager["stake_credits"] * wager["denom_cents"]
+    try:
+        wager = Wager.from_record(row.wager)
+    except ValueError as exc:
+        return [f"round {row.id}: {exc}"]
+    wagered = wager.stake_credits * wager.denom_cents
     if row.stake_cents != wagered or -ledger["stake"] != row.stake_cents:
-        found.append(f"round {row.id}: stake {row.stake_cents}, wager {wager}, ledger {-ledger['stake']}")
+        found.append(f"round {row.id}: stake {row.stake_cents}, wager {wagered}, ledger {-ledger['stake']}")
     credited = ledger["win"]
     if row.status == "open" or row.status == "voided":
         if credited:
             found.append(f"round {row.id}: {row.status} but {credited} was credited")
         return found
-    game = catalogue.games.get(row.game_id)
+    game = lobby.games.get(row.game_id)
     if game is None:
         return [*found, f"round {row.id}: its game {row.game_id} is not installed, so its win is unchecked"]
-    round_ = game.restore(row.record)
-    won = round_.outcome().win_credits * wager["denom_cents"] if round_.finished else None
+    try:
+        round_ = game.restore(row.record)
+    except Exception as exc:  # a damaged record is a finding, not a crash of the auditor
+        return [*found, f"round {row.id}: its record does not restore ({type(exc).__name__}: {exc})"]
+    won = round_.outcome().win_credits * wager.denom_cents if round_.finished else None
     if won != row.win_cents:
         found.append(f"round {row.id}: win {row.win_cents} recorded but its record gives {won}")
     expected_credit = row.win_cents if row.status == "complete" else 0

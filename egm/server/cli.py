@@ -65,13 +65,13 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _audit(args: argparse.Namespace) -> int:
     from egm.server.audit import audit_books
-    from egm.server.catalogue import load_catalogue
     from egm.server.db import open_database
     from egm.server.db.migrations import migrate
+    from egm.server.lobby import load_lobby
 
     db = open_database(args.db)
     migrate(db)
-    result = audit_books(db, load_catalogue())
+    result = audit_books(db, load_lobby())
     db.dispose()
     if args.json:
         print(json.dumps(result, indent=2))
@@ -84,9 +84,9 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _warm(_: argparse.Namespace) -> int:
-    from egm.server.catalogue import load_catalogue, warm
+    from egm.server.lobby import load_lobby, warm
 
-    for game_id, game in load_catalogue().games.items():
+    for game_id, game in load_lobby().games.items():
         began = time.perf_counter()
         warm(game)
         print(f"{game_id}: warm in {time.perf_counter() - began:.1f} s")

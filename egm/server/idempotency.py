@@ -1,10 +1,10 @@
 """Idempotent requests: every money request carries the client's request_id.
 
-The key (account, request_id) is claimed inside the request's own transaction (INSERT ... ON CONFLICT
-DO NOTHING), and the reply's exact bytes are stored in the same transaction. So a retry of the same
-request gets the stored reply byte for byte and moves no money, a concurrent duplicate waits on the
-key and then reads the reply, the same id with another body is a 409, and a request that failed (and
-rolled back) leaves its key free for the retry.
+The key (account, request_id) is claimed inside the request's own transaction, after the account row
+is locked (INSERT ... ON CONFLICT DO NOTHING), and the reply's exact bytes are stored in the same
+transaction. So a retry of the same request gets the stored reply byte for byte and moves no money, a
+concurrent duplicate waits on the account and then reads the reply, the same id with another body is a
+409, and a request that failed (and rolled back) leaves its key free for the retry.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """The round lifecycle: start, decisions, settlement; each a single write transaction.
 
-Start: claim the request id, lock the account, the responsible-gaming check, the wager checked
+Start: lock the account, claim the request id, the responsible-gaming check, the wager checked
 against the pay table (its sentence when refused), the balance, the draw (all the round's randomness,
 from the server's CTR_DRBG), the stake debited, the round and its step 0 inserted; commit.
 
-Decision: claim the request id, lock the account and the round (owner checked: anyone else's round is
+Decision: lock the account, claim the request id, lock the round (owner checked: anyone else's round is
 "not found"), compare the step number the client saw (stale: 409 with the current view), apply the
 decision through the game's own `decide` (DecisionRefused: 422 with the game's sentence, nothing
 written), record the step; the last step settles the round in the same transaction. An exception in
@@ -16,34 +16,48 @@ Players see `Round.view()` only; the record is served once the round is complete
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, and_, insert, select, update
+from sqlalchemy import Connection, and_, func, insert, select, update
 from sqlalchemy.exc import DBAPIError
 
 from egm.games.base import Decision, DecisionRefused, Game, Round, Wager
 from egm.money import format_cents
-from egm.server.catalogue import Catalogue
+from egm.play import rounds as engine
+from egm.rng import Rng
 from egm.server.db import Database
 from egm.server.db.schema import game_round, pool, round_step
-from egm.server.drbg import RoundRng
 from egm.server.errors import ApiError
 from egm.server.events import Hub
 from egm.server.idempotency import Key, Reply, reply, request_digest
 from egm.server.live_rounds import LiveRounds
+from egm.server.lobby import Lobby
 from egm.server.rg import refuse_start
 from egm.server.sessions import Caller
-from egm.server.settlement import Settled, settle
 from egm.server.views import view_json
 from egm.server.wallet import balance_of, lock_account, post
 
 
+@dataclass(frozen=True)
+class Settled:
+    """What settling did: the win, the round's status (complete, or review: a hand pay, not credited),
+    and the balance after."""
+
+    win_cents: int
+    status: str
+    balance_cents: int
+
+
 @dataclass
 class RoundService:
+    """rng_for_game: the stream game number n draws from (egm.rng.os_rng: the CTR_DRBG seeded from the
+    OS, one per worker thread; seeded_rng only for tests)."""
+
     db: Database
-    catalogue: Catalogue
-    rng: RoundRng
+    lobby: Lobby
+    rng_for_game: Callable[[int], Rng]
     live: LiveRounds
     hub: Hub
 
@@ -53,11 +67,11 @@ class RoundService:
         wager = wager_of(game, body)
         stake_cents = wager.stake_credits * wager.denom_cents
         with self.db.write() as conn:
+            balance = lock_account(conn, caller.account_id)
             key = Key(self.db, conn, caller.account_id, body["request_id"])
             stored = key.claim(request_digest("start", body), now)
             if stored is not None:
                 return stored
-            balance = lock_account(conn, caller.account_id)
             if (open_id := self._open_round_id(conn, caller.account_id)) is not None:
                 raise ApiError(409, "round_open", "Finish the round in progress before starting another.",
                                round_id=open_id)
@@ -67,20 +81,21 @@ class RoundService:
                 raise ApiError(402, "insufficient_funds", f"This round costs {format_cents(stake_cents)}, "
                                f"more than the balance of {format_cents(balance)}; deposit or lower the bet.")
             pools = self._pools(conn, caller.account_id, game)
-            with self.rng.drawing() as rng:
-                round_ = game.new_round(wager, rng, pools)
+            number = 1 + (conn.execute(select(func.max(game_round.c.number))
+                                       .where(game_round.c.account_id == caller.account_id)).scalar() or 0)
+            started = engine.start(game, wager, self.rng_for_game(number), number=number, pools_held=pools)
+            round_, record = started.round, started.record["round"]
             round_id = str(uuid.uuid4())
             balance = post(conn, caller.account_id, "stake", -stake_cents, now, round_id=round_id,
                            request_id=body["request_id"])
-            record = round_.to_record()
             conn.execute(insert(game_round).values(
-                id=round_id, account_id=caller.account_id, game_id=game.game_id,
-                paytable_id=game.paytable.id, paytable_sha256=game.paytable.sha256, status="open",
-                step_no=0, step=round_.step, wager=wager.to_record(), stake_cents=stake_cents,
-                record=record, started_at=now))
+                id=round_id, account_id=caller.account_id, number=number, game_id=game.game_id,
+                paytable_id=started.record["paytable_id"], paytable_sha256=game.paytable.sha256,
+                status="open", step_no=0, step=round_.step, wager=started.record["wager"],
+                stake_cents=stake_cents, record=record, started_at=now))
             conn.execute(insert(round_step).values(round_id=round_id, step_no=0,
                                                    request_id=body["request_id"], record=record, at=now))
-            settled = self._settle_if_finished(conn, caller, round_id, game, round_, wager, now)
+            settled = self._settle_if_finished(conn, caller, round_id, game, round_, started.record, now)
             balance = settled.balance_cents if settled else balance
             self.hub.publish(conn, caller.account_id, "round", {"round_id": round_id, "step_no": 0})
             answer = key.store(reply(200, {"round_id": round_id, "step_no": 0,
@@ -101,11 +116,11 @@ class RoundService:
 
     def _decide(self, caller: Caller, round_id: str, body: dict[str, Any], now: int) -> Reply:
         with self.db.write() as conn:
+            lock_account(conn, caller.account_id)
             key = Key(self.db, conn, caller.account_id, body["request_id"])
             stored = key.claim(request_digest(f"decide {round_id}", body), now)
             if stored is not None:
                 return stored
-            lock_account(conn, caller.account_id)
             row = self._own_round(conn, caller, round_id, lock=True)
             game = self._game(row.game_id)
             if row.status != "open":
@@ -129,8 +144,9 @@ class RoundService:
                                                    decision=decision.to_record(), record=record, at=now))
             conn.execute(update(game_round).where(game_round.c.id == round_id)
                          .values(step_no=step_no, step=round_.step, record=record))
-            wager = Wager.from_record(row.wager)
-            settled = self._settle_if_finished(conn, caller, round_id, game, round_, wager, now)
+            header = {"game_id": row.game_id, "paytable_id": row.paytable_id, "number": row.number,
+                      "wager": row.wager}
+            settled = self._settle_if_finished(conn, caller, round_id, game, round_, header, now)
             balance = settled.balance_cents if settled else balance_of(conn, caller.account_id)
             self.hub.publish(conn, caller.account_id, "round", {"round_id": round_id, "step_no": step_no})
             answer = key.store(reply(200, {
@@ -148,22 +164,31 @@ class RoundService:
             conn.execute(update(game_round).where(mine).values(faults=game_round.c.faults + 1))
 
     def _settle_if_finished(self, conn: Connection, caller: Caller, round_id: str, game: Game,
-                            round_: Round, wager: Wager, now: int) -> Settled | None:
+                            round_: Round, header: dict[str, Any], now: int) -> Settled | None:
+        """Settle a finished round through the round engine (the cabinet's settlement): the win is
+        credited unless the pay table's maximum win or the hand-pay limit sends it to review; the
+        game's pools are kept per (account, game). `header`: the round's game_id, paytable_id, number
+        and wager (the engine's start record without the round)."""
         if not round_.finished:
             return None
-        settled = settle(game, round_.outcome(), wager, self.catalogue.hand_pay_limit_cents)
         balance = balance_of(conn, caller.account_id)
-        if settled.credited and settled.win_cents:
-            balance = post(conn, caller.account_id, "win", settled.win_cents, now, round_id=round_id)
-        for name, cents in settled.pools_cents.items():
+        settlement = engine.settle(
+            game, round_, {**header, "round": round_.to_record()}, credits_cents=balance,
+            hand_pay_limit_cents=self.lobby.hand_pay_limit_cents,
+            pools_held=self._pools(conn, caller.account_id, game), pool_meters={}, scoreboard={})
+        if settlement.win_cents and not settlement.hand_paid:
+            balance = post(conn, caller.account_id, "win", settlement.win_cents, now, round_id=round_id)
+        for name, cents in (settlement.pools_after or {}).items():
             conn.execute(self.db.insert(pool).values(account_id=caller.account_id, game_id=game.game_id,
                                                      name=name, cents=cents)
                          .on_conflict_do_update(index_elements=["account_id", "game_id", "name"],
                                                 set_={"cents": cents}))
+        status = "review" if settlement.hand_paid else "complete"
+        outcome = settlement.recall_entry["outcome"]
         conn.execute(update(game_round).where(game_round.c.id == round_id).values(
-            status=settled.status, win_cents=settled.win_cents, result_code=settled.result_code,
-            hand_pay_reason=settled.hand_pay_reason, completed_at=now))
-        return Settled(**{**settled.__dict__, "balance_cents": balance})
+            status=status, win_cents=settlement.win_cents, result_code=outcome["result_code"],
+            hand_pay_reason=settlement.why or None, outcome=outcome, completed_at=now))
+        return Settled(settlement.win_cents, status, balance)
 
     # --- reading -------------------------------------------------------------------------------------
     def show(self, caller: Caller, round_id: str) -> dict[str, Any]:
@@ -185,10 +210,11 @@ class RoundService:
                 raise ApiError(409, "round_open", "A replay is served only once the round is complete.")
             steps = conn.execute(select(round_step).where(round_step.c.round_id == round_id)
                                  .order_by(round_step.c.step_no)).all()
-        return {"round_id": row.id, "game_id": row.game_id, "paytable_id": row.paytable_id,
-                "paytable_sha256": row.paytable_sha256, "status": row.status, "wager": row.wager,
+        return {"round_id": row.id, "number": row.number, "game_id": row.game_id,
+                "paytable_id": row.paytable_id, "paytable_sha256": row.paytable_sha256, "status": row.status,
+                "wager": row.wager,
                 "stake_cents": row.stake_cents, "win_cents": row.win_cents, "result_code": row.result_code,
-                "hand_pay_reason": row.hand_pay_reason, "record": row.record,
+                "hand_pay_reason": row.hand_pay_reason, "record": row.record, "outcome": row.outcome,
                 "steps": [{"step_no": s.step_no, "request_id": s.request_id, "decision": s.decision}
                           for s in steps]}
 
@@ -200,10 +226,10 @@ class RoundService:
 
     # --- helpers -------------------------------------------------------------------------------------
     def _game(self, game_id: str) -> Game:
-        game = self.catalogue.games.get(game_id)
+        game = self.lobby.games.get(game_id)
         if game is None:
             raise ApiError(404, "unknown_game", f"There is no game '{game_id}' on this server; choose one of "
-                           f"{', '.join(self.catalogue.games)}.")
+                           f"{', '.join(self.lobby.games)}.")
         return game
 
     def _round(self, row: Any, game: Game) -> Round:
@@ -236,17 +262,17 @@ class RoundService:
 
 
 def wager_of(game: Game, body: dict[str, Any]) -> Wager:
-    """The wager a start request asks for, or 422 with the pay table's sentence when it is not offered."""
+    """The wager a start request asks for, checked by the round engine against the pay table (every
+    denomination and bet it offers is offered online), or 422 with the engine's sentence."""
     offer = game.wager_offer()
-    side_bets = dict(body.get("side_bets") or {})
     try:
-        wager = Wager(bet_credits=body["bet_credits"], denom_cents=body["denom_cents"], side_bets=side_bets,
-                      stake_credits=offer.stake_credits(body["bet_credits"], side_bets))
-    except ValueError as exc:
-        raise ApiError(422, "wager_refused", f"{str(exc).capitalize()}.") from None
-    if (refusal := game.refuse_wager(wager)) is not None:
-        raise ApiError(422, "wager_refused", f"{refusal[0].upper()}{refusal[1:]}.")
-    return wager
+        wager = engine.requested_wager(game, body["denom_cents"], body["bet_credits"], body["side_bets"])
+        return engine.check_wager(game, wager, denom_cents=wager.denom_cents,
+                                  denominations_cents=offer.denominations_cents,
+                                  bet_levels=offer.bets_credits)
+    except engine.WagerRefused as exc:
+        sentence = str(exc)
+        raise ApiError(422, "wager_refused", f"{sentence[0].upper()}{sentence[1:].rstrip('.')}.") from None
 
 
 def is_auto(data: Any) -> bool:

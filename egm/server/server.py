@@ -9,21 +9,25 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from sqlalchemy.exc import OperationalError
+
 from egm.games.base import Game
-from egm.server.catalogue import Catalogue, load_catalogue, warm
+from egm.rng import os_rng, seeded_rng
 from egm.server.db import Database, open_database
 from egm.server.db.migrations import migrate
-from egm.server.drbg import RoundRng
 from egm.server.errors import ApiError
 from egm.server.events import Hub
 from egm.server.live_rounds import LiveRounds
+from egm.server.lobby import Lobby, load_lobby, warm
 from egm.server.rounds import RoundService
 from egm.server.settings import LIVE_ROUNDS_CACHED, Settings
 
 log = logging.getLogger("egm.server")
+DB_RETRY_S = 2.0
 
 
 @dataclass
@@ -31,7 +35,7 @@ class Server:
     settings: Settings
     hub: Hub = field(default_factory=Hub)
     db: Database | None = None
-    catalogue: Catalogue | None = None
+    lobby: Lobby | None = None
     rounds: RoundService | None = None
     warm_game: Callable[[Game], None] = warm
     waiting_for: str = "the ROM self-test"
@@ -45,35 +49,47 @@ class Server:
     def boot(self) -> None:
         """ROM self-test, games, database, warm-up; then ready. A failure leaves the server not ready."""
         try:
-            self.catalogue = load_catalogue()
-            self.waiting_for = "the database"
+            self.lobby = load_lobby()
             self.db = open_database(self.settings.db_url)
-            migrate(self.db)
+            self._migrate(self.db)
             if not self.db.is_sqlite:  # instances share their events through LISTEN/NOTIFY
                 url = self.db.engine.url.set(drivername="postgresql")
                 self.hub.listen(url.render_as_string(hide_password=False))
-            self.rounds = RoundService(self.db, self.catalogue, RoundRng(self.settings.test_seed),
+            seed = self.settings.test_seed
+            self.rounds = RoundService(self.db, self.lobby, os_rng() if seed is None else seeded_rng(seed),
                                        LiveRounds(LIVE_ROUNDS_CACHED), self.hub)
             if self.settings.warm:
-                for game_id, game in self.catalogue.games.items():
+                for game_id, game in self.lobby.games.items():
                     self.waiting_for = f"the warm-up round of {game_id}"
                     self.warm_game(game)
             self.waiting_for = ""
             self._ready.set()
-            log.info("ready: %d games", len(self.catalogue.games))
+            log.info("ready: %d games", len(self.lobby.games))
         except Exception as exc:  # the server stays up to say why it is not ready
             self.failed = f"{type(exc).__name__}: {exc}"
             log.exception("not ready")
+
+    def _migrate(self, db: Database) -> None:
+        """Migrate the schema, waiting for the database while it is unreachable."""
+        self.waiting_for = "the database"
+        while True:
+            try:
+                migrate(db)
+                return
+            except OperationalError as exc:
+                self.waiting_for = f"the database, unreachable ({str(exc.orig).strip()[:200]})"
+                log.warning("waiting for the database: %s", exc.orig)
+                time.sleep(DB_RETRY_S)
 
     def start_boot(self) -> threading.Thread:
         thread = threading.Thread(target=self.boot, name="egm-server-boot", daemon=True)
         thread.start()
         return thread
 
-    def require_ready(self) -> tuple[Database, Catalogue, RoundService]:
-        if not self.ready or self.db is None or self.catalogue is None or self.rounds is None:
+    def require_ready(self) -> tuple[Database, Lobby, RoundService]:
+        if not self.ready or self.db is None or self.lobby is None or self.rounds is None:
             raise ApiError(503, "not_ready", self.readiness_sentence())
-        return self.db, self.catalogue, self.rounds
+        return self.db, self.lobby, self.rounds
 
     def readiness_sentence(self) -> str:
         if self.failed:

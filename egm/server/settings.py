@@ -18,8 +18,9 @@ LIVE_ROUNDS_CACHED = 1024
 class Settings:
     """db_url: SQLAlchemy URL (sqlite:///FILE or postgresql://...); a bare postgresql:// uses psycopg 3.
     origins: the Origin allow-list for every POST (default: the server's own origin).
-    test_seed: deterministic rounds for tests only (the CLI never sets it): round n draws from the
-      CTR_DRBG seeded with derive_seed(test_seed, "game", n); otherwise one DRBG seeded from the OS.
+    test_seed: deterministic rounds for tests only (the CLI never sets it): a player's game n draws from
+      the CTR_DRBG seeded with derive_seed(test_seed, "game", n) (egm.rng.seeded_rng); otherwise
+      from the CTR_DRBG seeded from the OS (egm.rng.os_rng).
     warm: play one round of every game before reporting ready (tests that do not need it skip it).
     clock: seconds since the epoch (tests move it to expire sessions).
     """

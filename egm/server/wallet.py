@@ -24,9 +24,11 @@ TX_PAGE = 100
 
 
 def lock_account(conn: Connection, account_id: int) -> int:
-    """Lock the account row for this transaction (lock order: account, round, pool); its balance."""
+    """Lock the account row for this transaction, first of all (lock order: account, then the request
+    key, round and pool); its balance. FOR NO KEY UPDATE: the rows that reference the account (the
+    key, the ledger) take KEY SHARE locks on it, which this lock lets through, so no deadlock."""
     return conn.execute(select(account.c.balance_cents).where(account.c.id == account_id)
-                        .with_for_update()).scalar_one()
+                        .with_for_update(key_share=True)).scalar_one()
 
 
 def post(conn: Connection, account_id: int, kind: str, amount_cents: int, now: int, *,
@@ -56,11 +58,11 @@ def move(db: Database, hub: Hub, caller: Caller, kind: str, body: dict[str, Any]
     amount = int(body["amount_cents"])
     check_amount(amount)
     with db.write() as conn:
+        balance = lock_account(conn, caller.account_id)
         key = Key(db, conn, caller.account_id, body["request_id"])
         stored = key.claim(request_digest(kind, body), now)
         if stored is not None:
             return stored
-        balance = lock_account(conn, caller.account_id)
         if refuse is not None and (refusal := refuse(conn, amount)) is not None:
             raise refusal
         if kind == "withdraw" and amount > balance:

@@ -18,8 +18,8 @@ HISTORY_PAGE = 50
 
 @router.get("/games")
 def games(request: Request) -> list[dict[str, Any]]:
-    _, catalogue, _ = server_of(request).require_ready()
-    return catalogue.listing()
+    _, lobby, _ = server_of(request).require_ready()
+    return lobby.listing()
 
 
 @router.get("/session")
@@ -35,17 +35,17 @@ def session(request: Request, who: GetCaller) -> dict[str, Any]:
 
 
 @router.get("/history")
-def history(request: Request, who: GetCaller, before: str | None = None) -> dict[str, Any]:
-    """The caller's finished rounds, newest first (before: the started_at of the last one seen)."""
+def history(request: Request, who: GetCaller, before: int | None = None) -> dict[str, Any]:
+    """The caller's finished rounds, newest first, a page at a time (before: the game number of the
+    last one seen)."""
     db, _, _ = server_of(request).require_ready()
     query = select(game_round).where(and_(game_round.c.account_id == who.account_id,
                                           game_round.c.status != "open"))
-    if before is not None and before.isdigit():
-        query = query.where(game_round.c.started_at < int(before))
+    if before is not None:
+        query = query.where(game_round.c.number < before)
     with db.read() as conn:
-        rows = conn.execute(query.order_by(game_round.c.started_at.desc(), game_round.c.id)
-                            .limit(HISTORY_PAGE)).all()
-    return {"rounds": [{"round_id": r.id, "game_id": r.game_id, "status": r.status,
+        rows = conn.execute(query.order_by(game_round.c.number.desc()).limit(HISTORY_PAGE)).all()
+    return {"rounds": [{"round_id": r.id, "number": r.number, "game_id": r.game_id, "status": r.status,
                         "stake_cents": r.stake_cents, "win_cents": r.win_cents, "result_code": r.result_code,
                         "started_at": r.started_at,
                         "completed_at": r.completed_at} for r in rows]}

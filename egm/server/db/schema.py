@@ -91,6 +91,7 @@ game_round = Table(
     "game_round", metadata,
     Column("id", String(36), primary_key=True),  # uuid4
     Column("account_id", ForeignKey("account.id"), nullable=False, index=True),
+    Column("number", Integer, nullable=False),  # the account's game number, 1, 2, ... (as on a cabinet)
     Column("game_id", String(64), nullable=False),
     Column("paytable_id", String(128), nullable=False),
     Column("paytable_sha256", String(64), nullable=False),
@@ -103,6 +104,7 @@ game_round = Table(
     Column("result_code", String(32)),
     Column("hand_pay_reason", Text),
     Column("record", Json, nullable=False),  # the round's record: hidden until complete
+    Column("outcome", Json),  # once settled: the result and the game's summary (the recall entry's)
     Column("faults", Integer, nullable=False, server_default="0"),
     Column("started_at", Stamp, nullable=False),
     Column("completed_at", Stamp),
@@ -110,6 +112,7 @@ game_round = Table(
     CheckConstraint("stake_cents > 0", name="stake_positive"),
     CheckConstraint("win_cents IS NULL OR win_cents >= 0", name="win_not_negative"),
 )
+Index("game_number_per_account", game_round.c.account_id, game_round.c.number, unique=True)
 Index("one_open_round_per_account", game_round.c.account_id, unique=True,
       sqlite_where=text("status = 'open'"), postgresql_where=text("status = 'open'"))
 

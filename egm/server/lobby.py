@@ -1,15 +1,16 @@
-"""The games this server offers: every installed game, each with its signed pay table, loaded only from
-a ROM that passed its self-test; and their warm-up (one round each by the reference decisions, so the
-compiled engines are built before the first player arrives)."""
+"""The lobby: the games this server offers, every installed game with its signed pay table (loaded by
+the game catalogue, egm.rom.catalogue, only from a ROM that passed its self-test), what each offers,
+and their warm-up (one round each by the reference decisions, so the compiled engines are built before
+the first player arrives)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from egm.config import PROJECT_ROOT, load_cabinet_config, load_jurisdiction
-from egm.games import descriptors, game_class
+from egm.config import load_cabinet_config, load_jurisdiction
+from egm.games import descriptors
 from egm.games.base import Game, play_reference
 from egm.rng import Rng
 
@@ -19,12 +20,11 @@ class RomRefused(Exception):
 
 
 @dataclass(frozen=True)
-class Catalogue:
+class Lobby:
     """games: by id. hand_pay_limit_cents: the jurisdiction's (a win at or above it is paid by hand)."""
 
     games: Mapping[str, Game]
     hand_pay_limit_cents: int
-    problems: tuple[str, ...] = field(default=())
 
     def listing(self) -> list[dict[str, Any]]:
         """GET /api/v1/games: what each game offers."""
@@ -45,27 +45,19 @@ class Catalogue:
         return out
 
 
-def load_catalogue() -> Catalogue:
-    """Verify the ROM, then load every installed game with its pay table (RomRefused if any fails)."""
-    from egm.rom import PaytableError, configured_paths, load_paytable, verify_rom
+def load_lobby() -> Lobby:
+    """Every installed game with its pay table (the cabinet configuration's choice of pay table, default
+    <game id>.toml), or RomRefused naming what the ROM self-test or the pay-table check found."""
+    from egm.rom.catalogue import load_games
 
     config = load_cabinet_config()
-    manifest, keys = configured_paths(config, PROJECT_ROOT)
-    check = verify_rom(PROJECT_ROOT, keys, manifest)
-    if not check.ok:
-        shown = "; ".join(str(p) for p in check.problems[:3])
-        more = f" and {len(check.problems) - 3} more" if len(check.problems) > 3 else ""
+    catalogue = load_games(config, game_ids=list(descriptors()))
+    problems = [*catalogue.rom_check().problems] if catalogue.refused else []
+    if problems:
+        shown = "; ".join(str(p) for p in problems[:3])
+        more = f" and {len(problems) - 3} more" if len(problems) > 3 else ""
         raise RomRefused(f"the ROM failed its self-test: {shown}{more} (see `egm rom verify`)")
-    games: dict[str, Game] = {}
-    for game_id in descriptors():
-        name = config.paytables.get(game_id, f"{game_id}.toml")
-        try:
-            paytable = load_paytable(PROJECT_ROOT / "paytables" / name, trusted_keys=keys,
-                                     manifest_path=manifest)
-        except PaytableError as exc:
-            raise RomRefused(f"pay table refused: {exc}") from exc
-        games[game_id] = game_class(game_id)(paytable)
-    return Catalogue(games, load_jurisdiction(config.jurisdiction).hand_pay_limit_cents)
+    return Lobby(dict(catalogue.games), load_jurisdiction(config.jurisdiction).hand_pay_limit_cents)
 
 
 def warm(game: Game) -> None:

@@ -1,7 +1,7 @@
 """Pool meters: what each running pool (e.g. the Dragon jackpot) has taken in and paid out, by side,
 since the last RAM clear. A game reports a round's pool money in its outcome summary under
-"pool_movements" (docs/games.md); the cabinet adds it up in wager memory ("pool_meters"), in the same
-transaction as the round's settlement.
+"pool_movements" (docs/games.md); the round engine (egm.play.rounds) adds it up when the round settles,
+and the cabinet keeps the figures in wager memory ("pool_meters").
 
 >>> move = {"paid_in_cents": {"player": 20, "dealer": 20}, "won_cents": {}, "seed_cents": 0}
 >>> after = pool_meters_after({}, {"dragon_jackpot": move})
