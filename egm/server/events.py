@@ -24,15 +24,23 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, select, text
+from sqlalchemy.dialects import postgresql, sqlite
 
 from egm.server.db.engine import AFTER_COMMIT
+from egm.server.db.schema import account_event
 
 log = logging.getLogger("egm.server.events")
 
 CHANNELS = ("rgs", "live")  # players' accounts; live tables
 RESYNC = {"kind": "resync"}  # sent to every subscriber after the LISTEN connection came back
 RECONNECT_S = 1.0
+
+
+def event_seq(conn: Connection, account_id: int) -> int:
+    """The account's newest event number (0 before its first)."""
+    seq = conn.execute(select(account_event.c.seq).where(account_event.c.account_id == account_id)).scalar()
+    return int(seq or 0)
 
 
 class Subscription:
@@ -61,8 +69,14 @@ class Hub:
 
     # --- publishing, inside the committing transaction -------------------------------------------------
     def publish(self, conn: Connection, account_id: int, kind: str, payload: dict[str, Any]) -> None:
-        """A player's account changed (`kind` "balance" or "round")."""
-        self.notify(conn, "rgs", account_id, {"kind": kind, **payload})
+        """A player's account changed (`kind` "balance", "round" or "reality_check"): the message
+        carries the account's next event number, so a client can tell that it missed one."""
+        table = account_event
+        insert = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(table)
+        seq = conn.execute(insert.values(account_id=account_id, seq=1).on_conflict_do_update(
+            index_elements=[table.c.account_id], set_={"seq": table.c.seq + 1},
+        ).returning(table.c.seq)).scalar_one()
+        self.notify(conn, "rgs", account_id, {"kind": kind, "seq": int(seq), **payload})
 
     def notify(self, conn: Connection, channel: str, key: int | str, message: dict[str, Any]) -> None:
         if conn.dialect.name == "postgresql":

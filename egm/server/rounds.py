@@ -97,7 +97,8 @@ class RoundService:
                                                    request_id=body["request_id"], record=record, at=now))
             settled = self._settle_if_finished(conn, caller, round_id, game, round_, started.record, now)
             balance = settled.balance_cents if settled else balance
-            self.hub.publish(conn, caller.account_id, "round", {"round_id": round_id, "step_no": 0})
+            self.hub.publish(conn, caller.account_id, "round", {"round_id": round_id, "step_no": 0,
+                                                                "balance_cents": balance})
             answer = key.store(reply(200, {"round_id": round_id, "step_no": 0,
                                            "view": view_json(round_.view()), "balance_cents": balance}))
         if not round_.finished:
@@ -148,7 +149,8 @@ class RoundService:
                       "wager": row.wager}
             settled = self._settle_if_finished(conn, caller, round_id, game, round_, header, now)
             balance = settled.balance_cents if settled else balance_of(conn, caller.account_id)
-            self.hub.publish(conn, caller.account_id, "round", {"round_id": round_id, "step_no": step_no})
+            self.hub.publish(conn, caller.account_id, "round", {"round_id": round_id, "step_no": step_no,
+                                                                "balance_cents": balance})
             answer = key.store(reply(200, {
                 "step_no": step_no, "view": view_json(round_.view()), "complete": round_.finished,
                 "win_cents": settled.win_cents if settled else None, "balance_cents": balance,

@@ -10,6 +10,9 @@ from sqlalchemy import and_, select
 from egm.server import rg
 from egm.server.api.deps import GetCaller, server_of
 from egm.server.db.schema import game_round
+from egm.server.events import event_seq
+from egm.server.server import Server
+from egm.server.sessions import Caller
 from egm.server.wallet import balance_of
 
 router = APIRouter(prefix="/api/v1")
@@ -22,16 +25,21 @@ def games(request: Request) -> list[dict[str, Any]]:
     return lobby.listing()
 
 
-@router.get("/session")
-def session(request: Request, who: GetCaller) -> dict[str, Any]:
-    """Everything a client needs to (re)draw itself, the open round included (resume at its step)."""
-    server = server_of(request)
+def snapshot(server: Server, who: Caller) -> dict[str, Any]:
+    """Everything a client needs to (re)draw itself, the open round included (resume at its step), and
+    `seq`, the account's newest event (the websocket's resynchronisation point)."""
     db, _, rounds = server.require_ready()
     now = server.settings.now()
     with db.read() as conn:
         return {"player": who.player_json(), "balance_cents": balance_of(conn, who.account_id),
                 "open_round": rounds.open_round(conn, who), "limits": rg.limits(conn, who.player_id, now),
-                "reality_check_due": rg.reality_check_due(conn, who.player_id, now), "now": now}
+                "reality_check_due": rg.reality_check_due(conn, who.player_id, now), "now": now,
+                "seq": event_seq(conn, who.account_id)}
+
+
+@router.get("/session")
+def session(request: Request, who: GetCaller) -> dict[str, Any]:
+    return snapshot(server_of(request), who)
 
 
 @router.get("/history")

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from sqlalchemy import Connection, func, insert, select, text
 
 from egm.server.db.engine import Database
-from egm.server.db.schema import metadata, schema_version
+from egm.server.db.schema import account_event, metadata, schema_version
 
 MIGRATION_LOCK = 0x45474D  # "EGM": the advisory lock id
 
@@ -26,9 +26,14 @@ def _live_tables(conn: Connection) -> None:
         table.create(conn, checkfirst=True)
 
 
+def _account_events(conn: Connection) -> None:
+    account_event.create(conn, checkfirst=True)
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[Connection], None]], ...] = (
     (1, "initial schema: players, accounts, ledger, idempotency, rounds, pools, sessions, audit", _initial),
     (2, "live-table scoreboard: tables, sessions, the append-only hand log", _live_tables),
+    (3, "account events: the websocket's sequence number per account", _account_events),
 )
 LATEST = MIGRATIONS[-1][0]
 

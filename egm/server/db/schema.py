@@ -164,3 +164,9 @@ terminal = Table(  # a cabinet playing as a thin client ([0021]); used by the te
     Column("account_id", ForeignKey("account.id"), nullable=False),
     Column("created_at", Stamp, nullable=False),
 )
+
+account_event = Table(  # each account's event counter: every push to its websocket carries the next seq
+    "account_event", metadata,
+    Column("account_id", ForeignKey("account.id"), primary_key=True),
+    Column("seq", BigInteger, nullable=False),
+)
