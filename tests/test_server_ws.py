@@ -34,6 +34,7 @@ def test_hello_then_balance_and_round_pushes_in_sequence(app) -> None:
         started = player.start(game)
         assert started.status_code == 200, started.text
         round_pushed = socket.receive_json()
+        assert round_pushed.pop("at") > 0
         assert round_pushed == {"type": "round", "seq": first + 2, "round_id": started.json()["round_id"],
                                 "step_no": 0, "balance_cents": started.json()["balance_cents"]}
         socket.send_json({"type": "resume", "last_seq": first})

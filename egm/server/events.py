@@ -19,6 +19,7 @@ import asyncio
 import json
 import logging
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -79,6 +80,7 @@ class Hub:
         self.notify(conn, "rgs", account_id, {"kind": kind, "seq": int(seq), **payload})
 
     def notify(self, conn: Connection, channel: str, key: int | str, message: dict[str, Any]) -> None:
+        message = {**message, "at": round(time.time(), 6)}  # when it was sent: push latency is measurable
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_notify(:channel, :payload)"),
                          {"channel": channel, "payload": json.dumps({"key": str(key), **message})})
