@@ -6,6 +6,8 @@ from __future__ import annotations
 import doctest
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 import egm.live.board
 from egm.live.board import Entry, board, current_hands, result_code
@@ -67,3 +69,40 @@ def test_the_code_follows_the_patent_rule(rows: tuple[str, str, str]) -> None:
     most = max("PHD", key=rows.count)
     expected = f"{most}{rows.count(most)}" if rows.count(most) >= 2 else "S"
     assert result_code(*rows) == expected
+
+
+operations = st.lists(st.tuples(st.sampled_from(["entry", "correction", "void"]), st.integers(0, 30),
+                                st.sampled_from("PHD"), st.sampled_from("PHD"), st.sampled_from("PHD")),
+                      max_size=60)
+
+
+@given(operations)
+@example([("entry", 0, "P", "D", "D"), ("void", 0, "P", "P", "P"), ("correction", 0, "H", "H", "H")])
+def test_the_board_is_every_hands_newest_version_without_the_voided(ops: list) -> None:
+    """A model of the keypad's rules: a correction or void applies only to a hand entered and not
+    voided (the server refuses the others); the board keeps entry order."""
+    log, model, order = [], {}, []
+    for seq, (kind, pick, front, middle, back) in enumerate(ops, start=1):
+        if kind == "entry":
+            log.append(Entry(seq, seq, "entry", front, middle, back))
+            model[seq] = ((front, middle, back), False)
+            order.append(seq)
+            continue
+        live = [hand for hand in order if hand in model]
+        if not live:
+            continue
+        hand = live[pick % len(live)]
+        if kind == "void":
+            log.append(Entry(seq, hand, "void"))
+            del model[hand]
+        else:
+            log.append(Entry(seq, hand, "correction", front, middle, back))
+            model[hand] = ((front, middle, back), True)
+    shown = board(current_hands(log))
+    expected = [hand for hand in order if hand in model]
+    assert [row["hand_id"] for row in shown["rows"]] == expected[-10:]
+    for row in shown["rows"]:
+        winners, corrected = model[row["hand_id"]]
+        assert (row["front"], row["middle"], row["back"]) == winners and row["corrected"] == corrected
+        assert row["code"] == result_code(*winners)
+    assert sum(shown["totals"].values()) == len(expected)
