@@ -29,7 +29,7 @@ COMMAND_MODULES = (
     "egm.lab.cli",  # certify, lab rng, rng
     "egm.video.cli",  # emulate, kiosk, screenshot
     "hardware.sim.cli",  # device simulators, SAS host
-    "egm.host.cli",  # sim sas-egm: the cabinet on a SAS port
+    "egm.sas_cli",  # sim sas-egm: the cabinet on a SAS port
     "egm.technician_cli",  # config check, devices probe, events
     "egm.server.cli",  # server, server audit/warm/user add
 )
