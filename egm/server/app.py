@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from egm.server.api import auth, player, rounds, wallet
+from egm.server.api import auth, player, rg, rounds, wallet
 from egm.server.errors import install_handlers
 from egm.server.server import Server
 from egm.server.settings import Settings
@@ -56,6 +56,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"ready": state.ready, "sentence": state.readiness_sentence()},
                             status_code=200 if state.ready else 503)
 
-    for module in (auth, wallet, rounds, player):
+    for module in (auth, wallet, rounds, player, rg):
         app.include_router(module.router)
     return app

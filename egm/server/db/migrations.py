@@ -10,17 +10,26 @@ from collections.abc import Callable
 from sqlalchemy import Connection, func, insert, select, text
 
 from egm.server.db.engine import Database
-from egm.server.db.schema import metadata, schema_version
+from egm.server.db.schema import RG_TABLES, metadata, schema_version
 
 MIGRATION_LOCK = 0x45474D  # "EGM": the advisory lock id
 
 
 def _initial(conn: Connection) -> None:
-    metadata.create_all(conn)
+    """Version 1's tables as they were (later migrations create their own)."""
+    later = set(RG_TABLES)
+    metadata.create_all(conn, tables=[t for t in metadata.sorted_tables if t not in later])
+
+
+def _responsible_gaming(conn: Connection) -> None:
+    for table in RG_TABLES:
+        table.create(conn)
 
 
 MIGRATIONS: tuple[tuple[int, str, Callable[[Connection], None]], ...] = (
     (1, "initial schema: players, accounts, ledger, idempotency, rounds, pools, sessions, audit", _initial),
+    (2, "responsible gaming: limit changes, reality checks and their acks, time-outs and exclusions",
+     _responsible_gaming),
 )
 LATEST = MIGRATIONS[-1][0]
 
