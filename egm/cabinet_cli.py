@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     play.add_argument("--nvram", type=Path, required=True, help="wager memory directory (created if new)")
     play.add_argument("--game", required=True, help="game id, e.g. dragon-poker")
-    play.add_argument("--games", type=int, required=True, help="number of new games to play")
+    play.add_argument("--games", type=int, required=True,
+                      help="number of new games to play (0: boot only: finish a game in progress, cash out)")
     play.add_argument("--seed", type=int, help="deterministic RNG seed (replay, tests); default: OS entropy")
     play.add_argument("--bill-cents", type=int, default=10000, help="note inserted when credits run short")
     play.add_argument("--config", type=Path, help="cabinet config file (default config/cabinet.toml)")
@@ -158,8 +160,10 @@ def _autoplay_command(args: argparse.Namespace) -> int:
     from egm.cabinet import build_cabinet
     from egm.config import ConfigError
 
-    if args.games < 0 or args.bill_cents <= 0:
-        _emit({"error": "--games must be 0 or more and --bill-cents a positive amount"}, args.json)
+    wrong = (f"--games {args.games} is negative; give 0 (a boot only) or more" if args.games < 0 else
+             f"--bill-cents {args.bill_cents} is not a positive amount" if args.bill_cents <= 0 else None)
+    if wrong:
+        _emit({"error": wrong}, args.json)
         return EXIT_BAD_INPUT
     try:
         config = _load_config(args.config)
@@ -181,6 +185,9 @@ def _autoplay_command(args: argparse.Namespace) -> int:
             return EXIT_BAD_INPUT
     report, code = autoplay(cabinet, args.game, args.games, args.bill_cents)
     _emit(report, args.json)
+    if args.games == 0:
+        print("egm autoplay: --games 0 played no game: the cabinet booted (finishing any game in progress) "
+              "and cashed out any credits", file=sys.stderr)
     return code
 
 

@@ -20,7 +20,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 COMMAND_MODULES = (
     "egm.cabinet_cli",  # autoplay, meters, recall, state-diagram
@@ -29,7 +29,7 @@ COMMAND_MODULES = (
     "egm.lab.cli",  # certify, lab rng, rng
     "egm.video.cli",  # emulate, kiosk, screenshot
     "hardware.sim.cli",  # device simulators, SAS host
-    "egm.host.cli",  # sim sas-egm: the cabinet on a SAS port
+    "egm.sas_cli",  # sim sas-egm: the cabinet on a SAS port
     "egm.technician_cli",  # config check, devices probe, events
     "egm.server.cli",  # server, server audit/warm/user add
 )
@@ -96,11 +96,19 @@ def _register_loaders() -> list[Callable[[], Register]]:
     return loaders + [found.commands.load for found in descriptors().values() if found.commands is not None]
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Bad arguments get one line on stderr (the command, what is wrong, where help is) and exit 2,
+    not argparse's usage block; every subcommand's parser is one too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+
+
 def build_parser() -> tuple[argparse.ArgumentParser, list[DamagedFirmware]]:
     from egm.config import ConfigError
     from egm.games import UnknownGame
 
-    parser = argparse.ArgumentParser(prog="egm", description="EGM firmware simulator")
+    parser = OneLineParser(prog="egm", description="EGM firmware simulator")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     damaged: list[DamagedFirmware] = []
     try:

@@ -10,6 +10,9 @@ Without initdb the PostgreSQL cases are skipped, except when RGS_REQUIRE_PG=1 (C
 Cookies: the session cookie is `__Host-` and Secure, so the client talks to https://testserver (the
 TestClient's own host over its https scheme; no network): the cookie jar then keeps and sends it, as a
 browser does, and the flags are the production ones.
+
+This module is a pytest plugin of the whole suite (tests/conftest.py): it imports the server only when
+a server test uses one of its fixtures.
 """
 
 from __future__ import annotations
@@ -24,15 +27,14 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from fastapi.testclient import TestClient
 
-from egm.server.app import create_app
-from egm.server.db import open_database
-from egm.server.db.migrations import migrate
-from egm.server.settings import Settings
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
+
+    from egm.server.settings import Settings
 
 ORIGIN = "https://testserver"
 BACKENDS = ("sqlite", "postgresql")
@@ -60,6 +62,9 @@ class PgCluster:
         options = f"-k {self.dir} -c listen_addresses='' -c fsync=off -c max_connections=200"
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.dir / "log"), "-w", "start")
         self.template = self.create_database(template="template1")
+        from egm.server.db import open_database
+        from egm.server.db.migrations import migrate
+
         migrate(db := open_database(self.url(self.template)))
         db.dispose()
 
@@ -123,12 +128,18 @@ def wait_ready(client: TestClient, timeout_s: float = 600) -> None:
 
 
 def settings_for(db_url: str, **overrides: Any) -> Settings:
+    from egm.server.settings import Settings
+
     return Settings(**{"db_url": db_url, "origins": (ORIGIN,), "warm": False, **overrides})
 
 
 @pytest.fixture(scope="module")
 def app(db_url: str) -> Iterator[Any]:
     """The app, booted (ROM self-test, games, schema), without the warm-up (tests play real rounds)."""
+    from fastapi.testclient import TestClient
+
+    from egm.server.app import create_app
+
     application = create_app(settings_for(db_url))
     with TestClient(application, base_url=ORIGIN) as booted:
         wait_ready(booted)
@@ -139,6 +150,8 @@ class Player:
     """A browser: its own cookie jar, the CSRF token from login, an Origin on every POST."""
 
     def __init__(self, app: Any, login: str | None = None) -> None:
+        from fastapi.testclient import TestClient
+
         self.client = TestClient(app, base_url=ORIGIN)
         self.login = login or f"p{uuid.uuid4().hex[:12]}"
         self.csrf = ""
@@ -187,6 +200,7 @@ class Player:
 
 def audit_of(db_url: str) -> dict[str, Any]:
     from egm.server.audit import audit_books
+    from egm.server.db import open_database
     from egm.server.lobby import load_lobby
 
     db = open_database(db_url)

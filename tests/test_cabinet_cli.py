@@ -117,3 +117,20 @@ def test_meters_on_a_directory_without_memory_is_bad_input(tmp_path, capsys) -> 
     code, report = run(capsys, "meters", "--nvram", str(tmp_path / "nowhere"), "--json")
     assert code == 2 and "holds no wager memory" in report["error"]
     assert not (tmp_path / "nowhere").exists()
+
+
+def test_a_negative_game_count_is_named_not_the_bill(tmp_path, capsys, signed_tree) -> None:
+    """`egm autoplay --games -5` blamed --bill-cents, which was not given."""
+    code, report = autoplay(capsys, signed_tree, tmp_path / "nv", games=-5)
+    assert code == 2 and report["error"] == "--games -5 is negative; give 0 (a boot only) or more"
+    assert not (tmp_path / "nv").exists()  # refused before the memory is opened
+    code, report = autoplay(capsys, signed_tree, tmp_path / "nv", "--bill-cents", "0")
+    assert code == 2 and report["error"] == "--bill-cents 0 is not a positive amount"
+
+
+def test_zero_games_says_it_played_none(tmp_path, capsys, signed_tree) -> None:
+    code = main(["autoplay", "--nvram", str(tmp_path / "nv"), "--game", "dragon-poker", "--games", "0",
+                 "--config", str(signed_tree.config_path), "--json"])
+    captured = capsys.readouterr()
+    assert code == 0 and json.loads(captured.out)["games_completed"] == 0
+    assert "--games 0 played no game" in captured.err

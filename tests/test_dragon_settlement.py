@@ -13,6 +13,8 @@ payments exactly.
 
 from __future__ import annotations
 
+import doctest
+import itertools
 from pathlib import Path
 
 import pytest
@@ -20,12 +22,13 @@ import pytest
 from egm.cards import parse_cards
 from egm.config import PROJECT_ROOT
 from egm.games.base import Wager
+from egm.games.dragon_poker import settlement
 from egm.games.dragon_poker.hand import HandResult, play_hand
 from egm.games.dragon_poker.pair_bonus import pair_bonus_hand
 from egm.games.dragon_poker.payout import cabinet_payout
 from egm.games.dragon_poker.paytable import DragonPokerRules
 from egm.games.dragon_poker.setting import SetHand
-from egm.games.dragon_poker.settlement import Side, settle
+from egm.games.dragon_poker.settlement import Side, hand_result_code, settle
 from egm.rom.paytable import parse_paytable
 
 PAYTABLE = PROJECT_ROOT / "paytables" / "dragon-poker.toml"
@@ -172,3 +175,26 @@ def test_three_rows_pay_three_and_a_house_sweep_takes_the_jackpot(rules: DragonP
     ledger = settle((H, H, H), {P: 0, H: 0, D: 0}, rules, jackpot_before=9)
     assert (ledger.result_code, ledger.win_points, ledger.jackpot_won_by) == ("H3", 3, "H")
     assert (ledger.player_net, ledger.house_net, ledger.jackpot_after) == (-3, 12, 0)
+
+
+def test_the_live_tables_code_is_the_cabinets_for_every_hand(rules: DragonPokerRules) -> None:
+    """hand_result_code (the live table's keypad) gives the scoreboard code the cabinet's settlement
+    records, for all 27 ways three rows can fall: 2+ rows win, one row each is a split "S"."""
+    codes = {}
+    for rows in itertools.product(Side, repeat=3):
+        ledger = settle(rows, dict.fromkeys(Side, 0), rules, jackpot_before=0)
+        codes[rows] = hand_result_code(*rows)
+        assert codes[rows] == ledger.result_code
+    assert sorted(set(codes.values())) == ["D2", "D3", "H2", "H3", "P2", "P3", "S"]
+    assert codes[P, H, D] == codes[D, P, H] == "S" and codes[H, D, H] == "H2" and codes[P, P, P] == "P3"
+
+
+@pytest.mark.parametrize("rows", [("P", "H", "X"), ("p", "h", "d"), ("", "P", "P")])
+def test_a_row_winner_that_is_not_p_h_or_d_is_refused(rows: tuple[str, str, str]) -> None:
+    with pytest.raises(ValueError, match="each row's winner is P, H or D"):
+        hand_result_code(*rows)
+
+
+def test_settlement_doctests() -> None:
+    result = doctest.testmod(settlement)
+    assert result.failed == 0 and result.attempted > 0

@@ -25,6 +25,7 @@ from egm.cli import main
 from egm.config import PROJECT_ROOT
 from egm.games import UnknownGame, descriptor_of, descriptors, game_class, paytable_model
 from egm.games.base import Decision, Wager, play_reference
+from egm.games.descriptor import GameDescriptor, Ref
 from egm.games.record import open_record
 from egm.rng import Rng
 from egm.rom import load_paytable
@@ -169,6 +170,21 @@ def test_the_reference_play_loop_finishes_a_round() -> None:
     round_ = Counting()
     assert play_reference(round_) == "paid"  # type: ignore[arg-type]
     assert [d.args["n"] for d in round_.decided] == [0, 1, 2]
+
+
+def test_a_game_may_name_its_own_web_table_folder() -> None:
+    assert all(d.web_folder() is None for d in descriptors().values())  # all use the generic web table
+    game = Ref("egm.games.dragon_poker.game:DragonPoker")
+    model = Ref("egm.games.dragon_poker.paytable:DragonPokerRules")
+    own = GameDescriptor(id="own-web", title="Own Web", game=game, paytable_model=model,
+                         web="egm.games:dragon_poker")
+    assert own.web_folder() == PROJECT_ROOT / "egm" / "games" / "dragon_poker"
+    missing = GameDescriptor(id="no-web", title="No Web", game=game, paytable_model=model,
+                             web="egm.games.dragon_poker:web")
+    with pytest.raises(FileNotFoundError, match="game 'no-web': its web folder .*web is missing"):
+        missing.web_folder()
+    with pytest.raises(ValueError, match="web names its folder as 'package:folder', not 'web'"):
+        GameDescriptor(id="bad-web", title="Bad Web", game=game, paytable_model=model, web="web")
 
 
 @pytest.mark.parametrize("module", [egm.games.base, egm.games.descriptor, egm.games.grid, egm.games.record,

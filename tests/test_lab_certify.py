@@ -110,6 +110,8 @@ def test_bad_game_counts_are_refused(signed_copy: Path, capsys: pytest.CaptureFi
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+    # one line, as docs/lab.md promises (argparse printed a usage block of 6 lines before it)
+    assert err.count("\n") == 1 and err.startswith("egm certify: argument --games: ")
 
 
 def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -144,10 +146,10 @@ def test_ctrl_c_reports_the_chunks_done_marked_partial(signed_copy: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     real = runner.run_chunk
 
-    def interrupted_at_chunk_two(game_id, paytable, strategy, chunk):  # type: ignore[no-untyped-def]
+    def interrupted_at_chunk_two(game_id, paytable, strategy, chunk, progress=None):  # type: ignore[no-untyped-def]
         if chunk.index == 2:
             raise KeyboardInterrupt
-        return real(game_id, paytable, strategy, chunk)
+        return real(game_id, paytable, strategy, chunk, progress)
 
     monkeypatch.setattr(runner, "run_chunk", interrupted_at_chunk_two)
     result = certify(Request(paytable_path=signed_copy, games=500_000, seed=4, workers=1, best_games=1000))
@@ -168,3 +170,50 @@ def test_the_run_sizes_default_to_the_games_own_the_bounding_run_capped_by_the_r
     (best,) = result.bounds
     assert best.role == "best_available" and best.result.tally.games == 3_000
     assert result.reference.tally.games == 3_000
+
+
+def test_par_sheet_itemises_the_rtp_and_judges_every_wager(signed_copy: Path, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """The contribution table sums to the RTP, split into base game and jackpot with the pair bonus's
+    exact table beside it; the hand-pay checks cover every denomination and bet with no option."""
+    report = tmp_path / "par.html"
+    data = certify_json(capsys, str(signed_copy), "--games", "20000", "--seed", "3", "--best-games", "0",
+                        "--report", str(report))
+    rows = data["contributions"]
+    assert sum(row["contribution"] for row in rows) == pytest.approx(data["rtp"], abs=1e-12)
+    assert sum(row["games"] for row in rows if row["outcome"].startswith("base game")) == 20_000
+    jackpot = next(row for row in rows if row["outcome"].startswith("jackpot"))
+    assert jackpot["games"] == data["awards"]["jackpot"]["hits"] and jackpot["contribution"] > 0
+    for row in rows:
+        assert 0 <= row["ci95"][0] <= row["probability"] <= row["ci95"][1] <= 1
+    pair = data["side_bets"]["pair bonus"]
+    assert sum(o["contribution"] for o in pair) == pytest.approx(1353 / 1431)
+    assert sum(o["probability"] for o in pair) == pytest.approx(1.0)
+    for verdict in data["jurisdictions"]:
+        cases = verdict["hand_pay"]
+        assert {(c["denom_cents"], c["bet_credits"]) for c in cases} == {
+            (d, b) for d in (1, 5, 25, 100) for b in (1, 2, 5, 10)}
+        top = next(c for c in cases if (c["denom_cents"], c["bet_credits"]) == (100, 10))
+        assert top["max_win_cents"] == 25 * 10 * 100
+    page = report.read_text(encoding="utf-8")
+    for text in ("Contributions to the RTP", "subtotal: base game", "subtotal: jackpot",
+                 "Side bet: pair bonus (exact", "6 of the 1,431 two-card hands", "hit frequency",
+                 "jackpot restarting at its seed per chunk", "Hand pays: every denomination and bet"):
+        assert text in page, text
+    assert " 1 cents" not in page and "1 in 1<" not in page
+
+
+def test_one_denomination_when_asked(signed_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = certify_json(capsys, str(signed_copy), "--games", "2000", "--seed", "3", "--best-games", "0",
+                        "--denom-cents", "25")
+    assert data["denom_cents"] == 25
+    assert {(c["denom_cents"], c["bet_credits"]) for c in data["jurisdictions"][0]["hand_pay"]} == {
+        (25, 1), (25, 2), (25, 5), (25, 10)}
+
+
+def test_the_run_says_what_it_prepares_before_the_bar(signed_copy: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["certify", str(signed_copy), "--games", "2000", "--seed", "3", "--best-games", "0"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("egm certify: loading the lab, then checking the pay table")
+    assert err[1].startswith("egm certify: preparing dragon-poker: compiling or loading")

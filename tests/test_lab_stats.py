@@ -7,10 +7,13 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from scipy.stats import chi2
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from scipy.stats import beta, chi2
 
 from egm.config import load_jurisdiction
 from egm.lab.adapters import LabError
+from egm.lab.contributions import contributions
 from egm.lab.rng_battery import run_battery
 from egm.lab.runner import plan_chunks
 from egm.lab.stats import (
@@ -18,11 +21,11 @@ from egm.lab.stats import (
     Z95,
     Z99,
     Tally,
+    binomial_bounds,
     convergence,
     jackpot_share_check,
     merge_in_order,
     normal_two_sided_p,
-    poisson_rate_bounds,
     return_quantiles,
     segment_trace,
     summarize,
@@ -109,15 +112,6 @@ OLD_NORMAL_P = [  # (z, P(|Z| >= |z|))
     (-1.3, 0.1936009691712207),
     (5.0, 5.733031437583892e-07),
 ]
-OLD_POISSON = [  # (hits, games, 95% interval of the probability)
-    (0, 1_000_000, (0.0, 2.99573227355399e-06)),
-    (1, 1_000, (2.5317807984289848e-05, 0.005571643390938895)),
-    (3, 100_000, (6.18672122895601e-06, 8.767273069742323e-05)),
-    (10, 1_000, (0.004795388696132431, 0.01839035604201777)),
-    (100, 1_000_000, (8.136399125092333e-05, 0.00012162679379242653)),
-    (1000, 10_000_000, (9.389730184076932e-05, 0.00010639521360163094)),
-    (12345, 1_000_000, (0.012128180907899183, 0.01256472220691393)),
-]
 OLD_BATTERY = [  # seed 5, 200,000 bytes, 3,000 shuffles: (test, statistic, p-value)
     ("chi-square (bytes)", 299.18976, 0.029846477801759527),
     ("runs (bits)", 0.5632936460112923, 0.5732349441103942),
@@ -136,8 +130,6 @@ def test_scipy_distributions_give_the_old_figures() -> None:
         assert chi2.ppf(p, df) == pytest.approx(x, rel=AGREE), (p, df)
     for z, p in OLD_NORMAL_P:
         assert normal_two_sided_p(z) == pytest.approx(p, rel=AGREE), z
-    for hits, games, bounds in OLD_POISSON:
-        assert poisson_rate_bounds(hits, games) == pytest.approx(bounds, rel=AGREE), (hits, games)
     # the constants the old code wrote out
     assert (Z95, Z90, Z99) == pytest.approx((1.959963984540054, 1.6448536269514722, 2.5758293035489004),
                                             rel=1e-15)
@@ -151,11 +143,26 @@ def test_rng_battery_gives_the_old_figures() -> None:
         assert result.p_value == pytest.approx(p, rel=AGREE), name
 
 
-def test_poisson_bounds() -> None:
-    low, high = poisson_rate_bounds(0, 1_000_000)
-    assert low == 0 and high == pytest.approx(2.995732e-6, rel=1e-5)  # the "rule of three"
-    low, high = poisson_rate_bounds(10, 1000)
-    assert low == pytest.approx(0.0047954, rel=1e-4) and high == pytest.approx(0.0183904, rel=1e-4)
+def test_binomial_bounds_are_clopper_pearson() -> None:
+    low, high = binomial_bounds(0, 1_000_000)
+    assert low == 0 and high == pytest.approx(1 - 0.025 ** (1 / 1_000_000), rel=1e-9)  # about 3.7 / n
+    low, high = binomial_bounds(10, 1000)  # the beta quantiles of the exact interval
+    assert (low, high) == pytest.approx((beta.ppf(0.025, 10, 991), beta.ppf(0.975, 11, 990)), rel=1e-9)
+    # Prism Words' awards near certainty went above 1 with the Poisson interval ("0.89 to 1.12")
+    low, high = binomial_bounds(300, 300)
+    assert high == 1.0 and low == pytest.approx(0.025 ** (1 / 300), rel=1e-9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 10**9).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+@example((0, 1)).via("never seen in one game")
+@example((1, 1)).via("every game")
+@example((255, 300)).via("Prism Words: 0.855 to 1.08 with the Poisson interval")
+@example((267, 300)).via("Prism Words: 0.89 to 1.12 with the Poisson interval")
+def test_every_binomial_interval_lies_in_0_1_and_holds_its_estimate(seen: tuple[int, int]) -> None:
+    hits, games = seen
+    low, high = binomial_bounds(hits, games)
+    assert 0.0 <= low <= hits / games <= high <= 1.0
 
 
 def test_chunk_plan_depends_only_on_games_seed_and_size() -> None:
@@ -172,7 +179,7 @@ def test_verdict_rtp_awards_and_hand_pay() -> None:
     reference.awards["big"] = 1
     awards = estimate_awards(("big", "never"), reference)
     verdict = judge(rules, [("house-way", summarize(reference))], [("side", Fraction(9, 10))], awards,
-                    reference, denom_cents=1, max_win_credits=150_000,
+                    reference, wagers=[(1, 1)], default_bet=1, max_win_credits=150_000,
                     strategy=strategy_check("house-way/1", "house-way/1"))
     status = {c.name: c.status for c in verdict.checks}
     assert status["RTP in range (side)"] == "pass"
@@ -186,8 +193,8 @@ def test_award_never_seen_in_a_billion_games_fails_the_odds_limit() -> None:
     rules = load_jurisdiction("generic")
     tally = tally_of([10])
     tally.games = 1_000_000_000
-    award = AwardEstimate("rare", 0, tally.games, *poisson_rate_bounds(0, tally.games))
-    verdict = judge(rules, [], [], [award], tally, 1, 10, strategy_check(None, "x"))
+    award = AwardEstimate("rare", 0, tally.games, *binomial_bounds(0, tally.games))
+    verdict = judge(rules, [], [], [award], tally, [(1, 1)], 1, 10, strategy_check(None, "x"))
     assert verdict.status == "fail"
 
 
@@ -213,3 +220,51 @@ def test_jackpot_share_check() -> None:
     lopsided = jackpot_share_check(tally)
     assert lopsided is not None and lopsided.z > 2.58 and not lopsided.to_dict()["agrees_at_99"]
     assert jackpot_share_check(Tally()) is None
+
+
+def test_hand_pay_covers_every_denomination_and_bet() -> None:
+    """Poker Grid's report said "pass, maximum win $13.08" from the first denomination at bet 1; at
+    100 cents and bet 10 the same pay table wins $13,080. Every case is judged, the worst named."""
+    rules = load_jurisdiction("generic")  # hand-pay limit $1,200
+    reference = tally_of([5] * 90 + [80] * 9 + [1308])  # credits at the default bet, 1
+    wagers = [(d, b) for d in (1, 5, 25, 100) for b in (1, 2, 5, 10)]
+    verdict = judge(rules, [], [], [], reference, wagers, 1, 1308, strategy_check(None, "x"))
+    assert [(c.denom_cents, c.bet_credits) for c in verdict.hand_pay] == wagers
+    worst = verdict.hand_pay[-1]
+    assert (worst.max_win_cents, worst.games_over, worst.status) == (1308 * 100 * 10, 1, "flag")
+    assert verdict.hand_pay[0].status == "pass"  # 1 cent, bet 1: $13.08
+    # 25 cents, bet 5: $1.25 a default credit, so the 1,308-credit game ($1,635) is over $1,200, 80 is not
+    assert next(c for c in verdict.hand_pay if c.denom_cents == 25 and c.bet_credits == 5).games_over == 1
+    checks = {c.name: c for c in verdict.checks}
+    top = checks["theoretical maximum win vs hand-pay limit"]
+    assert top.status == "flag" and "100 cents a credit, bet 10: maximum win $13,080.00" in top.detail
+    seen = checks["wins above the hand-pay limit"]
+    assert seen.status == "flag" and "100 cents a credit, bet 10: 1 of 100 simulated games" in seen.detail
+    assert verdict.to_dict()["hand_pay"][-1] == {"denom_cents": 100, "bet_credits": 10,
+                                                 "max_win_cents": 1_308_000, "games_over_limit": 1,
+                                                 "status": "flag"}
+
+
+def test_hand_pay_scales_from_the_default_bet() -> None:
+    """A pay table whose default bet is 2: its simulated credits are at bet 2, so bet 1 pays half."""
+    rules = load_jurisdiction("generic")
+    reference = tally_of([0, 2_000])
+    cases = judge(rules, [], [], [], reference, [(100, 1), (100, 2)], 2, 2_000,
+                  strategy_check(None, "x")).hand_pay
+    assert [(c.max_win_cents, c.games_over) for c in cases] == [(100_000, 0), (200_000, 1)]
+
+
+def test_contributions_sum_to_the_rtp_and_refuse_an_unitemised_pay() -> None:
+    tally = tally_of([0, 5, 5, 12])
+    for parts in ([("margin below -30", 0)], [("margin -30 to +0", 5)], [("margin -30 to +0", 5)],
+                  [("margin +1 or more", 7), ("award: royal", 5)]):
+        tally.add_parts(parts)
+    rows = contributions(tally)
+    assert [r.outcome for r in rows] == ["margin below -30", "margin -30 to +0", "margin +1 or more",
+                                         "award: royal"]
+    assert sum(r.contribution for r in rows) == summarize(tally).rtp == Fraction(22, 40)
+    assert rows[1].probability == Fraction(2, 4) and rows[1].mean_pay == 5
+    assert all(0 <= r.ci95[0] <= r.probability <= r.ci95[1] <= 1 for r in rows)
+    tally.returns[3] += 1
+    with pytest.raises(LabError, match="itemise every pay"):
+        contributions(tally)

@@ -115,3 +115,50 @@ def test_the_default_run_is_conclusive_and_the_progress_bar_says_so(
     assert labels == ["grid-opponent/1: 40 games (the default, for +-0.1 RTP points)",
                       "grid-lookahead/1: 20 games (the default, for +-0.3 RTP points)",
                       "random: 20 games (the default, for +-0.3 RTP points)"]
+
+
+@pytest.mark.parametrize("strategy", [MACHINE_STRATEGY, RANDOM_STRATEGY])
+def test_a_chunk_tells_its_games_as_it_plays_and_itemises_every_credit(paytable: Any, strategy: str) -> None:
+    """The progress bar moves in games (compiled and engine chunks alike), and the contribution
+    table's outcomes (margin tiers, awards) hold every credit each game returned."""
+    seen: list[int] = []
+    tally = adapter_for("poker-grid").run_chunk(paytable, strategy, seed=5, games=3, progress=seen.append)
+    assert seen == [1, 2, 3]
+    assert sum(tally.paid.values()) == tally.total_return
+    tiers = [name for name in tally.paid_games if name.startswith("margin")]
+    assert sum(tally.paid_games[name] for name in tiers) == 3  # one tier a game
+    assert all(name.startswith(("margin ", "award: ")) for name in tally.paid)
+
+
+def test_chunk_progress_reports_at_most_every_quarter_second() -> None:
+    import queue
+
+    from egm.lab.runner import ChunkProgress
+
+    reports: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
+    told = ChunkProgress(reports, 4)
+    told(1)
+    told(2)  # within 0.25 s of the first: not sent
+    assert reports.get_nowait() == (4, 1) and reports.empty()
+    told.last -= 1.0  # as if a second had gone by
+    told(9)
+    assert reports.get_nowait() == (4, 9)
+
+
+def test_a_game_paid_by_margin_gets_margin_figures_and_no_jackpot_words(paytable: Any) -> None:
+    """Poker Grid has no jackpot and returns something on nearly every game: its sheet and text say
+    nothing of a jackpot, give no hit frequency, and give the win frequency, the share of games below
+    half the stake and the margin tiers (summing to every game) instead."""
+    from egm.lab.report import render_report
+    from egm.lab.text import render_text
+
+    result = certify_module.certify(certify_module.Request(paytable_path=paytable.path, games=200, seed=3,
+                                                           workers=1, best_games=0))
+    page, text = render_report(result), render_text(result)
+    for shown in (page, text):
+        assert "jackpot" not in shown.lower() and "hit frequency" not in shown
+        assert "below half the stake" in shown and "win frequency" in shown
+    tiers = [c for c in result.contributions if c.outcome.startswith("margin")]
+    assert sum(c.games for c in tiers) == 200
+    assert sum(c.contribution for c in result.contributions) == result.reference_summary.rtp
+    assert "a <b>short run</b>, 0.025% of the game's default of 800,000" in page

@@ -230,7 +230,7 @@ def test_a_pay_table_naming_another_lexicon_is_a_rom_tilt(tmp_path: Path) -> Non
 
 
 def test_the_rules_and_pay_pages_come_from_the_pay_table() -> None:
-    from egm.games.prism_words.art import info_pages
+    from egm.games.prism_words.rules import info_pages
 
     paytable = example_paytable()
     rules, pays = info_pages(paytable)

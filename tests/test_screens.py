@@ -489,14 +489,14 @@ def test_help_pages_are_generated_from_the_pay_table_the_cabinet_runs(session: S
     assert "DRAGON POKER: POINTS TABLE" in drawn(session)
     # another pay table, other figures: nothing is written by hand
     other = rules.model_copy(update={"win_points": rules.win_points.model_copy(update={"three_rows": 7})})
-    from egm.games.dragon_poker.art import info_pages
+    from egm.games.dragon_poker.rules import info_pages
 
     changed = info_pages(type(game.paytable)(**{**vars(game.paytable), "rules": other}))
     assert "Win three rows\t7 x bet" in changed[1].lines
 
 
 def test_poker_grid_margin_pays_cover_every_margin(config, tmp_path: Path) -> None:
-    from egm.games.poker_grid.art import info_pages
+    from egm.games.poker_grid.rules import info_pages
 
     s = Session(config, tmp_path / "nvram", seed=3, game_ids=["poker-grid"])
     try:

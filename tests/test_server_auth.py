@@ -143,3 +143,12 @@ def test_every_answer_carries_the_security_headers_and_api_answers_are_not_cache
         assert answer.headers["x-content-type-options"] == "nosniff"
         assert answer.headers["x-frame-options"] == "DENY"
     assert player.get("/api/v1/session").headers["cache-control"] == "no-store"
+
+
+def test_unknown_routes_and_methods_answer_in_the_error_shape(app) -> None:
+    player = Player(app).register()
+    missing = player.get("/api/v1/no-such-route")
+    assert missing.status_code == 404
+    assert missing.json() == {"code": "not_found", "sentence": "No such route."}
+    wrong = player.client.put("/api/v1/session", headers={"Origin": ORIGIN})
+    assert wrong.status_code == 405 and set(wrong.json()) == {"code", "sentence"}

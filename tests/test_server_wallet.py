@@ -114,3 +114,11 @@ def test_money_routes_need_a_session_an_origin_and_the_csrf_token(app) -> None:
     stranger = Player(app)  # no session at all
     assert stranger.post("/api/v1/wallet/deposit", body).status_code == 401
     assert player.balance() == 0
+
+
+def test_a_huge_body_is_refused_before_it_is_read(app) -> None:
+    player = Player(app).register()
+    body = {"request_id": "big", "amount_cents": 5, "pad": "x" * 70_000}
+    answer = player.post("/api/v1/wallet/deposit", body)
+    assert answer.status_code == 413 and answer.json()["code"] == "too_large"
+    assert player.balance() == 0

@@ -524,7 +524,7 @@ def test_scoreboard_lists_the_last_results_from_wager_memory(session: Session) -
         "egm.video.app",
         "egm.video.scenes.operator",
         "egm.video.controller",
-        "egm.games.poker_grid.art",
+        "egm.games.poker_grid.rules",
         "egm.games.dragon_poker.scene",
         "egm.play.pool_meters",
         "egm.cabinet.settings",

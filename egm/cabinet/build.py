@@ -14,7 +14,6 @@ from egm.clock import Clock, SetClock, SystemClock
 from egm.config import PROJECT_ROOT, CabinetConfig, ConfigError, JurisdictionConfig, load_jurisdiction
 from egm.events import ACCEPTED, ButtonChanged, CashOut, Door, Result, StartGame
 from egm.games.base import Game
-from egm.host.sas import HostPart
 from egm.memory.store import RamError, Transaction, WagerMemory
 from egm.rng import Rng, os_rng, seeded_rng
 from hardware.factory import Devices, build_devices
@@ -24,6 +23,7 @@ from .core import log
 from .credit_in import CreditInPart
 from .machine import CabinetMachine, state_table, transition_table
 from .play import PlayPart
+from .sas import HostPart
 from .service import ServicePart, rom_check_message
 from .settings import SettingsPart
 

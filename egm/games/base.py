@@ -163,6 +163,26 @@ class Outcome:
                 sum(self.side_bet_wins_credits.values()) > self.win_credits:
             raise ValueError("side-bet wins must be whole credits within the round's win")
 
+    def to_record(self) -> dict[str, Any]:
+        """The outcome as a record keeps it (JSON-compatible)."""
+        return {"win_credits": self.win_credits, "pools_cents": dict(self.pools_cents),
+                "result_code": self.result_code, "summary": dict(self.summary),
+                "side_bet_wins_credits": dict(self.side_bet_wins_credits)}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Outcome:
+        """The outcome of `to_record` (ValueError naming the problem when the record is damaged).
+
+        >>> Outcome.from_record(Outcome(12, {"dragon_jackpot": 800}, "P2").to_record()).win_credits
+        12
+        """
+        try:
+            return cls(win_credits=int(record["win_credits"]), pools_cents=dict(record["pools_cents"]),
+                       result_code=str(record["result_code"]), summary=dict(record["summary"]),
+                       side_bet_wins_credits=dict(record["side_bet_wins_credits"]))
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"the outcome record is damaged ({exc!r} missing or wrong)") from exc
+
 
 @dataclass(frozen=True)
 class RoundView:
@@ -195,6 +215,36 @@ class RoundView:
     @property
     def complete(self) -> bool:
         return self.step == "complete"
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as the game server sends it to a browser (JSON-compatible; no hidden information:
+        a view never holds any)."""
+        return {"game_id": self.game_id, "step": self.step, "bet_credits": self.bet_credits,
+                "stake_credits": self.stake_credits, "decision_awaited": self.decision_awaited,
+                "auto_decision": self.auto_decision, "win_credits": self.win_credits,
+                "pools_cents": dict(self.pools_cents), "pools_won_cents": dict(self.pools_won_cents),
+                "result_text": self.result_text, "table": dict(self.table)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RoundView:
+        """The view of `to_json` (a thin client draws a server's round with it); ValueError naming
+        the problem when a field is missing or of the wrong type."""
+        try:
+            view = cls(game_id=data["game_id"], step=data["step"], bet_credits=data["bet_credits"],
+                       stake_credits=data["stake_credits"], decision_awaited=data["decision_awaited"],
+                       auto_decision=data["auto_decision"], win_credits=data["win_credits"],
+                       pools_cents=dict(data["pools_cents"]), pools_won_cents=dict(data["pools_won_cents"]),
+                       result_text=data["result_text"], table=dict(data["table"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"the round view is damaged ({exc!r} missing or wrong)") from exc
+        kinds = {"game_id": str, "step": str, "bet_credits": int, "stake_credits": int,
+                 "decision_awaited": bool, "auto_decision": bool, "result_text": str}
+        wrong = [name for name, kind in kinds.items() if not isinstance(getattr(view, name), kind)]
+        if view.win_credits is not None and not isinstance(view.win_credits, int):
+            wrong.append("win_credits")
+        if wrong:
+            raise ValueError(f"the round view is damaged (wrong type: {', '.join(wrong)})")
+        return view
 
     @classmethod
     def of_played_game(

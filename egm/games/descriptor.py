@@ -15,8 +15,10 @@ What each part receives is documented on its field below and in docs/games.md.
 from __future__ import annotations
 
 import importlib
+import importlib.resources
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
@@ -105,6 +107,9 @@ class GameDescriptor:
     auto_play_label: the label of the panel button that plays the round's reference decision
       ("HOUSE\\nWAY" for Dragon Poker); a newline splits the label over two lines.
     colour: its colour (RGB) on the game menu and the attract screen.
+    web: its own table for the game server's browser client, a folder of static files (an ES module
+      drawing `RoundView.table`), as "package:folder", e.g. "egm.games.dragon_poker:web"; None: the
+      generic web table (step, stake, result, AUTO), as `scene` None is on the cabinet.
     """
 
     id: str
@@ -122,6 +127,7 @@ class GameDescriptor:
     commands: Ref[Commands] | None = None
     auto_play_label: str = "AUTO\nPLAY"
     colour: tuple[int, int, int] = (60, 60, 90)
+    web: str | None = None
 
     def __post_init__(self) -> None:
         words = self.id.split("-")
@@ -129,3 +135,16 @@ class GameDescriptor:
             raise ValueError(f"game id '{self.id}' must be lower-case words joined by '-', e.g. 'poker-grid'")
         if not self.title.strip():
             raise ValueError(f"game '{self.id}' needs a title")
+        if self.web is not None and not all(self.web.partition(":")[::2]):
+            raise ValueError(f"game '{self.id}': web names its folder as 'package:folder', not '{self.web}'")
+
+    def web_folder(self) -> Path | None:
+        """The folder of the game's own web table (FileNotFoundError when it is missing); None: the
+        generic web table."""
+        if self.web is None:
+            return None
+        package, _, folder = self.web.partition(":")
+        path = Path(str(importlib.resources.files(package) / folder))
+        if not path.is_dir():
+            raise FileNotFoundError(f"game '{self.id}': its web folder {path} is missing")
+        return path

@@ -16,7 +16,7 @@ compiled kernel subclasses it and supplies `awards`, `record` (which awards an o
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -25,6 +25,9 @@ from egm.games import UnknownGame, descriptor_of, descriptors, game_class
 from egm.games.base import Game, Outcome, play_reference
 from egm.lab.stats import Tally, segment_trace
 from egm.rng import Rng
+
+# Told the games a chunk has played so far, now and then (the runner's progress bar, in games).
+GameProgress = Callable[[int], None]
 
 
 class LabError(Exception):
@@ -47,6 +50,17 @@ class ExactFigure:
         return "undetermined" if self.value is None else f"{float(self.value):.8g}"
 
 
+@dataclass(frozen=True)
+class ExactOutcome:
+    """One outcome of a wager whose probabilities are known exactly (e.g. a side bet's hands)."""
+
+    name: str
+    pays: str  # as the pay table states it, e.g. "7 to 1"
+    probability: Fraction
+    basis: str  # what the probability counts, e.g. "6 of the 1,431 two-card hands"
+    contribution: Fraction  # to the wager's RTP: probability x return per unit staked
+
+
 class LabAdapter(ABC):
     """The lab's view of one game. Instances hold no state; every method is a pure function of its
     arguments, so chunks can run in any process."""
@@ -64,14 +78,20 @@ class LabAdapter(ABC):
     # bar says so when a run uses the default.
     games_default_half_width: ClassVar[float | None] = None
     best_games_default_half_width: ClassVar[float | None] = None
+    # A game paid by its margin over the opponents (the board games) returns something on nearly every
+    # game, so its hit frequency says nothing: the report gives the margin figures instead.
+    pays_by_margin: ClassVar[bool] = False
+    has_jackpot: ClassVar[bool] = False  # a running pool carried within a chunk (restarting per chunk)
 
     @abstractmethod
     def chunk_games(self, strategy: str) -> int:
         """Games per chunk for this strategy: a constant, so results never depend on worker count."""
 
     @abstractmethod
-    def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int) -> Tally:
-        """Simulate `games` games from `Rng.from_seed(seed)`, pools starting at their seed values."""
+    def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int,
+                  progress: GameProgress | None = None) -> Tally:
+        """Simulate `games` games from `Rng.from_seed(seed)`, pools starting at their seed values;
+        tell `progress` the games played so far as they are played, where the game can."""
 
     @abstractmethod
     def awards(self, paytable: Any) -> tuple[str, ...]:
@@ -85,6 +105,10 @@ class LabAdapter(ABC):
     @abstractmethod
     def theoretical_max_win(self, paytable: Any) -> ExactFigure:
         """The largest win of one game, in credits of the lab's default wager."""
+
+    def side_bets(self, paytable: Any) -> dict[str, list[ExactOutcome]]:
+        """Each side bet's outcomes with their exact probabilities and contributions (none by default)."""
+        return {}
 
     def warm_up(self, paytable: Any) -> None:  # noqa: B027 - optional hook
         """Compile or load anything slow once, before timing starts."""
@@ -110,7 +134,8 @@ class ReferenceAdapter(LabAdapter):
     def chunk_games(self, strategy: str) -> int:
         return 2_000
 
-    def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int) -> Tally:
+    def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int,
+                  progress: GameProgress | None = None) -> Tally:
         if strategy != self.reference_strategy:
             raise LabError(f"{self.game_id} has no strategy '{strategy}' in the reference adapter")
         game = self.game(paytable)
@@ -126,7 +151,10 @@ class ReferenceAdapter(LabAdapter):
             tally.games += 1
             tally.stake += wager.stake_credits
             tally.returns[outcome.win_credits] += 1
+            tally.add_parts([(f"return of {outcome.win_credits} credits", outcome.win_credits)])
             returns.append(outcome.win_credits)
+            if progress is not None:
+                progress(tally.games)
         tally.trace = segment_trace(returns)
         return tally
 

@@ -8,6 +8,7 @@ the exact figures; `runner` runs the chunks; `verdict` judges each jurisdiction.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from importlib.metadata import PackageNotFoundError, version
@@ -15,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from egm.config import JurisdictionConfig, all_jurisdictions, load_jurisdiction
-from egm.lab.adapters import ExactFigure, LabAdapter, LabError, adapter_for
+from egm.lab.adapters import ExactFigure, ExactOutcome, LabAdapter, LabError, adapter_for
+from egm.lab.contributions import Contribution, contributions
 from egm.lab.rng_record import BatteryRecord, load_record
 from egm.lab.runner import RunResult, plan_chunks, run
 from egm.lab.stats import Z95, Summary, jackpot_share_check, return_quantiles, summarize
@@ -85,6 +87,8 @@ class Certification:
     awards: list[AwardEstimate]
     verdicts: list[Verdict]
     software_version: str
+    contributions: list[Contribution]  # the reference run's return, outcome by outcome
+    side_bets: dict[str, list[ExactOutcome]]  # each side bet's outcomes, exact
     rng: BatteryRecord | None = None  # the RNG battery's record, when one was attached
 
     @property
@@ -112,6 +116,8 @@ class Certification:
             "ci95": list(s.ci95),
             "hit_frequency": float(s.hit_frequency),
             "win_frequency": float(s.win_frequency),
+            "below_half_stake_share": float(s.below_half_stake),
+            "pays_by_margin": self.adapter.pays_by_margin,
             "sigma": s.sigma,
             "volatility_index": s.volatility_index,
             "max_win_seen": s.max_win_seen,
@@ -132,6 +138,10 @@ class Certification:
             "jurisdictions": [v.to_dict() for v in self.verdicts],
             "software_version": self.software_version,
             "rng": self.rng.model_dump() if self.rng is not None else None,
+            "contributions": [c.to_dict() for c in self.contributions],
+            "side_bets": {name: [{"outcome": o.name, "pays": o.pays, "probability": float(o.probability),
+                                  "basis": o.basis, "contribution": float(o.contribution)} for o in outcomes]
+                          for name, outcomes in self.side_bets.items()},
         }
         for bound in self.bounds:
             out[bound.role] = bound.to_dict()
@@ -153,6 +163,11 @@ def _default_note(games: int, default: int, half_width: float | None) -> str:
     return f": {games:,} games (the default, for +-{half_width:g} RTP points)"
 
 
+def _say(what: str) -> None:
+    """What the run is doing, on stderr, before there is a progress bar to show it."""
+    print(f"egm certify: {what}", file=sys.stderr, flush=True)
+
+
 def _jurisdictions(names: tuple[str, ...]) -> list[JurisdictionConfig]:
     return [load_jurisdiction(name) for name in (names or tuple(all_jurisdictions()))]
 
@@ -163,6 +178,7 @@ def certify(request: Request) -> Certification:
         raise LabError("--games must be a positive whole number of games")
     if request.best_games is not None and request.best_games < 0:
         raise LabError("--best-games must be 0 (skip the search) or a positive number of games")
+    say = _say if request.progress else lambda _: None
     rules = _jurisdictions(request.jurisdictions)
     rng = load_record(request.rng_results) if request.rng_results is not None else None
     paytable = load_paytable(request.paytable_path)
@@ -175,6 +191,8 @@ def certify(request: Request) -> Certification:
     denom = request.denom_cents or denominations[0]
     if denom not in denominations:
         raise LabError(f"--denom-cents {denom} is not one of the pay table's denominations {denominations}")
+    say(f"preparing {paytable.game}: compiling or loading its compiled code (the first run after an edit "
+        "compiles it, which can take minutes), then starting the workers")
     adapter.warm_up(paytable)
 
     strategy = adapter.reference_strategy
@@ -205,7 +223,12 @@ def certify(request: Request) -> Certification:
     strategies += [(b.strategy, b.summary) for b in bounds if b.role == "best_available"]
     exact_rtps = [(f.name, Fraction(f.value)) for f in exact if f.is_rtp and f.value is not None]
     declared = strategy_check(paytable.header.strategy, strategy)
-    verdicts = [judge(r, strategies, exact_rtps, awards, reference.tally, denom, int(max_win.value), declared)
-                for r in rules]
+    header = paytable.header
+    # The hand-pay checks cover every bet at every denomination offered (only --denom-cents, if given).
+    wagers = [(d, bet) for d in ([request.denom_cents] if request.denom_cents else denominations)
+              for bet in header.bets_credits]
+    verdicts = [judge(r, strategies, exact_rtps, awards, reference.tally, wagers, header.default_bet_credits,
+                      int(max_win.value), declared, adapter.has_jackpot) for r in rules]
     return Certification(request, paytable, adapter, denom, exact, max_win, reference, reference_summary,
-                         bounds, awards, verdicts, software_version(), rng)
+                         bounds, awards, verdicts, software_version(), contributions(reference.tally),
+                         adapter.side_bets(paytable), rng)

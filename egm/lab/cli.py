@@ -71,7 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--best-games", type=_non_negative, default=None, metavar="M",
                    help="games for the bounding strategies (0 skips; default: the game's own, up to N)")
     p.add_argument("--denom-cents", type=_positive, default=None,
-                   help="denomination for hand-pay checks (default: the pay table's first)")
+                   help="judge hand pays at this denomination only (default: every one and every bet)")
     p.add_argument("--report", type=Path, metavar="FILE.html", help="write a self-contained PAR sheet")
     p.add_argument("--rng-results", type=Path, metavar="FILE.json",
                    help="an `egm lab rng --json` record: its verdicts go in the JSON and the PAR sheet")
@@ -112,6 +112,9 @@ def _error(command: str, message: object) -> int:
 
 
 def certify_command(args: argparse.Namespace) -> int:
+    if not args.json:  # said before the lab's imports (numba, SciPy), which take seconds on a busy machine
+        print(f"egm certify: loading the lab, then checking the pay table {args.paytable} against the signed "
+              "ROM", file=sys.stderr, flush=True)
     from egm.config import ConfigError
     from egm.lab.adapters import LabError
     from egm.lab.certify import Request, certify

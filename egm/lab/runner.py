@@ -12,12 +12,16 @@ and reported, marked partial.
 from __future__ import annotations
 
 import os
+import queue
 import signal
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import ExitStack
 from dataclasses import dataclass
+from multiprocessing.managers import SyncManager
 from typing import Any
 
 from egm.lab.adapters import LabError, adapter_for
@@ -46,9 +50,29 @@ def plan_chunks(run_seed: int, games: int, chunk_games: int) -> list[Chunk]:
     ]
 
 
-def run_chunk(game_id: str, paytable: Any, strategy: str, chunk: Chunk) -> Tally:
+REPORT_SECONDS = 0.25  # how often a chunk tells the progress bar its games, at most
+
+
+class ChunkProgress:
+    """A chunk's games played so far, put on a queue (the parent's progress bar) at most every
+    REPORT_SECONDS; it pickles with a multiprocessing manager's queue, so pool workers can use it."""
+
+    def __init__(self, queue: Any, index: int) -> None:
+        self.queue = queue
+        self.index = index
+        self.last = 0.0
+
+    def __call__(self, games: int) -> None:
+        now = time.monotonic()
+        if now - self.last >= REPORT_SECONDS:
+            self.last = now
+            self.queue.put((self.index, games))
+
+
+def run_chunk(game_id: str, paytable: Any, strategy: str, chunk: Chunk,
+              progress: ChunkProgress | None = None) -> Tally:
     """One chunk, in whatever process runs it (a top-level function so it pickles)."""
-    return adapter_for(game_id).run_chunk(paytable, strategy, chunk.seed, chunk.games)
+    return adapter_for(game_id).run_chunk(paytable, strategy, chunk.seed, chunk.games, progress=progress)
 
 
 @dataclass
@@ -73,21 +97,54 @@ Submit = Callable[[Chunk], Future[Tally]]
 
 
 class _Progress:
-    """A tqdm bar on stderr with games/s and the live RTP and interval (hidden when not a terminal)."""
+    """A tqdm bar on stderr (hidden when not a terminal), shown at once and moved in games: by the
+    games the running chunks report (`ChunkProgress`, drained from `queue` by a thread) and by each
+    chunk finished, with games/s and the live RTP and its interval."""
 
     def __init__(self, total: int, label: str, enabled: bool) -> None:
         from tqdm import tqdm
 
-        self._bar = tqdm(total=total, unit="game", unit_scale=True, desc=label, disable=None if enabled
-                         else True, dynamic_ncols=True, leave=False)
+        # Scaled units (1.00M) only for large runs: a small one reads "60/300", not "60.0/300".
+        self._bar = tqdm(total=total, unit="game", unit_scale=total >= 10_000, desc=label,
+                         disable=None if enabled else True, dynamic_ncols=True, leave=False)
+        self._played: dict[int, int] = {}  # chunk index -> games played in it so far
+        self._lock = threading.Lock()
+        self._queue: Any = None
+        self._drainer: threading.Thread | None = None
 
-    def update(self, tally: Tally, games: int) -> None:
-        self._bar.update(games)
-        if tally.games and not self._bar.disable:
+    @property
+    def shown(self) -> bool:
+        return not self._bar.disable
+
+    def listen(self, queue: Any) -> None:
+        """Drain (chunk index, games) reports from `queue` until `close` (a None ends the thread)."""
+        self._queue = queue
+
+        def drain() -> None:
+            while (item := queue.get()) is not None:
+                self._played_in(*item)
+
+        self._drainer = threading.Thread(target=drain, name="progress", daemon=True)
+        self._drainer.start()
+
+    def _played_in(self, index: int, games: int) -> None:
+        with self._lock:
+            before = self._played.get(index, 0)
+            if games > before:
+                self._played[index] = games
+                self._bar.update(games - before)
+
+    def update(self, tally: Tally, chunk: Chunk) -> None:
+        self._played_in(chunk.index, chunk.games)
+        if tally.games and self.shown:
             s = summarize(tally)
             self._bar.set_postfix_str(f"RTP {float(s.rtp):.4%} [{s.ci95[0]:.4%}, {s.ci95[1]:.4%}]")
 
     def close(self) -> None:
+        if self._drainer is not None:
+            self._queue.put(None)
+            self._drainer.join()
+            self._drainer = None
         self._bar.close()
 
 
@@ -111,7 +168,7 @@ def _drive(chunks: list[Chunk], submit: Submit, window: int, progress: _Progress
                 tally = future.result()
                 done[chunk.index] = tally
                 live.merge(tally)
-                progress.update(live, chunk.games)
+                progress.update(live, chunk)
                 following = next(pending, None)
                 if following is not None:
                     running[submit(following)] = following
@@ -133,19 +190,37 @@ def run(game_id: str, paytable: Any, strategy: str, chunks: list[Chunk], *, work
         if scheduler:
             done, interrupted = _run_dask(game_id, paytable, strategy, chunks, scheduler, bar)
         elif workers == 1:
+            reports: Any = queue.SimpleQueue() if bar.shown else None
+            if reports is not None:
+                bar.listen(reports)
+
             def submit_here(chunk: Chunk) -> Future[Tally]:
                 future: Future[Tally] = Future()
-                future.set_result(run_chunk(game_id, paytable, strategy, chunk))
+                told = ChunkProgress(reports, chunk.index) if reports is not None else None
+                future.set_result(run_chunk(game_id, paytable, strategy, chunk, told))
                 return future
 
             done, interrupted = _drive(chunks, submit_here, 1, bar, lambda: None)
         else:
-            with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint) as pool:
+            with ExitStack() as stack:
+                # Pool workers report their games through a manager's queue, only when the bar shows.
+                reports = None
+                if bar.shown:
+                    manager = SyncManager()
+                    manager.start(_ignore_sigint)  # Ctrl-C stops the run, not the bar's queue
+                    stack.callback(manager.shutdown)
+                    reports = manager.Queue()
+                    bar.listen(reports)
+                pool = stack.enter_context(ProcessPoolExecutor(max_workers=workers,
+                                                               initializer=_ignore_sigint))
+
                 def submit(chunk: Chunk) -> Future[Tally]:
-                    return pool.submit(run_chunk, game_id, paytable, strategy, chunk)
+                    told = ChunkProgress(reports, chunk.index) if reports is not None else None
+                    return pool.submit(run_chunk, game_id, paytable, strategy, chunk, told)
 
                 done, interrupted = _drive(chunks, submit, 2 * workers, bar,
                                            lambda: pool.shutdown(wait=False, cancel_futures=True))
+                bar.close()  # before the manager's queue goes
     finally:
         bar.close()
     elapsed = time.perf_counter() - start

@@ -12,23 +12,23 @@ Figures, per unit stake (x = return of one game / stake of one game):
 * volatility index (90%) = 1.644854 * sigma, the usual VI: the half-width of the band holding 90% of
   a player's per-game results around the RTP, per unit stake and per sqrt(game).
 * hit frequency = games returning anything (return > 0) / games; win frequency = games returning more
-  than their stake / games.
+  than their stake / games; below half the stake = games returning less than half their stake / games.
 
 Distributions come from SciPy (`scipy.stats`): the normal quantiles behind the interval, the
 volatility index and the jackpot-share check (`norm.ppf`), two-sided normal p-values (`norm.sf`), and
-the exact Poisson interval of an award's probability through chi-square quantiles (`chi2.ppf`).
+the exact binomial (Clopper-Pearson) interval of an outcome's probability (`binomtest`).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
-from scipy.stats import chi2, norm
+from scipy.stats import binomtest, norm
 
 Z95 = float(norm.ppf(0.975))  # two-sided 95%: 1.959964
 Z90 = float(norm.ppf(0.95))  # two-sided 90%, the volatility index's constant: 1.644854
@@ -50,6 +50,20 @@ class Tally:
     jackpot_won_squares: Counter[str] = field(default_factory=Counter)  # side -> sum of prize^2
     jackpot_paid_in: int = 0  # credits paid into the jackpot pool, by player and house
     trace: list[tuple[int, int]] = field(default_factory=list)  # (games, return credits) in order
+    # The return itemised by outcome (a margin tier, an award, a base-game result, a jackpot): every
+    # credit returned belongs to one outcome, so the contributions sum to the RTP.
+    paid: Counter[str] = field(default_factory=Counter)  # outcome -> credits it returned
+    paid_times: Counter[str] = field(default_factory=Counter)  # outcome -> times it occurred
+    paid_games: Counter[str] = field(default_factory=Counter)  # outcome -> games it occurred in
+
+    def add_parts(self, parts: Iterable[tuple[str, int]]) -> None:
+        """Count one game's itemised return: (outcome, credits) pairs, an outcome possibly repeated."""
+        seen = set()
+        for name, credits in parts:
+            self.paid[name] += credits
+            self.paid_times[name] += 1
+            seen.add(name)
+        self.paid_games.update(seen)
 
     def merge(self, other: Tally) -> None:
         self.games += other.games
@@ -62,6 +76,9 @@ class Tally:
         self.jackpot_won_squares.update(other.jackpot_won_squares)
         self.jackpot_paid_in += other.jackpot_paid_in
         self.trace.extend(other.trace)
+        self.paid.update(other.paid)
+        self.paid_times.update(other.paid_times)
+        self.paid_games.update(other.paid_games)
 
     @property
     def total_return(self) -> int:
@@ -78,6 +95,9 @@ class Tally:
             "jackpot_won": dict(self.jackpot_won),
             "jackpot_won_squares": dict(self.jackpot_won_squares),
             "jackpot_paid_in": self.jackpot_paid_in,
+            "paid": dict(self.paid),
+            "paid_times": dict(self.paid_times),
+            "paid_games": dict(self.paid_games),
         }
 
 
@@ -112,6 +132,7 @@ class Summary:
     hit_frequency: Fraction
     win_frequency: Fraction
     max_win_seen: int
+    below_half_stake: Fraction  # games returning less than half their stake / games
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -123,6 +144,7 @@ class Summary:
             "hit_frequency": float(self.hit_frequency),
             "win_frequency": float(self.win_frequency),
             "max_win_seen": self.max_win_seen,
+            "below_half_stake_share": float(self.below_half_stake),
         }
 
 
@@ -141,6 +163,7 @@ def summarize(tally: Tally) -> Summary:
     half = Z95 * sigma / math.sqrt(n)
     hits = sum(count for value, count in tally.returns.items() if value > 0)
     wins = sum(count for value, count in tally.returns.items() if value > unit)
+    poor = sum(count for value, count in tally.returns.items() if 2 * value < unit)
     return Summary(
         games=n,
         rtp=rtp,
@@ -150,6 +173,7 @@ def summarize(tally: Tally) -> Summary:
         hit_frequency=Fraction(hits, n),
         win_frequency=Fraction(wins, n),
         max_win_seen=max(tally.returns),
+        below_half_stake=Fraction(poor, n),
     )
 
 
@@ -224,14 +248,11 @@ def normal_two_sided_p(z: float) -> float:
     return float(2.0 * norm.sf(abs(z)))
 
 
-def poisson_rate_bounds(count: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
-    """A two-sided confidence interval for a per-trial probability seen `count` times in `trials`:
-    the exact (Garwood) Poisson interval through chi-square quantiles, chi2(alpha/2; 2k) / 2 and
-    chi2(1 - alpha/2; 2k + 2) / 2, over `trials`. When count is 0 the low bound is 0 and the high
-    bound is the one-sided chi2(confidence; 2) / 2 = -ln(1 - confidence), about 3/trials at 95%."""
-    alpha = 1.0 - confidence
-    if count == 0:
-        return 0.0, float(chi2.ppf(confidence, 2)) / 2.0 / trials
-    low = float(chi2.ppf(alpha / 2.0, 2 * count)) / 2.0
-    high = float(chi2.ppf(1.0 - alpha / 2.0, 2 * count + 2)) / 2.0
-    return low / trials, high / trials
+def binomial_bounds(count: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
+    """A two-sided confidence interval for a per-game probability seen in `count` of `trials` games:
+    the exact (Clopper-Pearson) binomial interval, `scipy.stats.binomtest(...).proportion_ci(method=
+    "exact")`. It always lies within [0, 1] and holds count / trials, even near 0 or 1 where a normal
+    or Poisson approximation runs outside; never seen, its high bound is 1 - (alpha / 2)^(1 / trials),
+    about 3.7 / trials at 95%."""
+    interval = binomtest(count, trials).proportion_ci(confidence_level=confidence, method="exact")
+    return float(interval.low), float(interval.high)

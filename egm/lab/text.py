@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from egm.lab.wording import odds, per_second
+
 if TYPE_CHECKING:
     from egm.lab.certify import Certification
 
@@ -12,7 +14,7 @@ def _merit(run: dict[str, Any]) -> str:
     """The lab's figure of merit of a run: games/s, and games (and time) for +-0.1 points at its sigma."""
     seconds = run["seconds_for_0_1pt"]
     time = f", {seconds / 60:,.1f} min at this rate" if seconds is not None else ""
-    return (f"{run['games_per_second']:,.0f} games/s; +-0.1 points needs "
+    return (f"{per_second(run['games_per_second'])}; +-0.1 points needs "
             f"{run['needed_games_for_0_1pt']:,} games at sigma {run['sigma']:.4f}{time}")
 
 
@@ -31,11 +33,14 @@ def render_text(result: Certification) -> str:
         lines.append(f"  {figure.name:<36} {figure.formatted():>14}   {figure.method}")
     lines += [
         "",
-        f"Simulation, strategy {data['strategy']} ({data['games_per_second']:,.0f} games/s)",
+        f"Simulation, strategy {data['strategy']} ({per_second(data['games_per_second'])})",
         "  precision           " + _merit(data),
         f"  RTP                 {float(s.rtp):.4%}  (95% interval {s.ci95[0]:.4%} to {s.ci95[1]:.4%})",
-        f"  hit frequency       {float(s.hit_frequency):.4%}  (any return); win frequency "
-        f"{float(s.win_frequency):.4%} (return above stake)",
+        # a game paid by margin returns something nearly every game: its hit frequency says nothing
+        *([] if result.adapter.pays_by_margin else
+          [f"  hit frequency       {float(s.hit_frequency):.4%}  (any return)"]),
+        f"  win frequency       {float(s.win_frequency):.4%}  (return above stake); below half the stake "
+        f"{float(s.below_half_stake):.4%}",
         f"  sigma per stake     {s.sigma:.4f};  volatility index (90%) {s.volatility_index:.4f}",
         f"  largest win seen    {s.max_win_seen:,} credits",
         "  returns (credits)   " + ", ".join(f"{float(level):.2%} of games <= {value:,}"
@@ -51,9 +56,15 @@ def render_text(result: Certification) -> str:
         verdict = "agrees" if share["agrees_at_99"] else "DISAGREES"
         lines.append(f"  jackpot credits taken by the player: {share['observed']:.4%} vs closed form "
                      f"{share['closed_form']:.4%} (z = {share['z']:+.2f}: {verdict} at 99%)")
+    lines += ["", "Contributions to the RTP (credits returned / staked, by outcome)"]
+    for c in result.contributions:
+        lines.append(f"  {c.outcome:<44} {float(c.probability):>10.4%} of games  "
+                     f"{float(c.contribution):>9.4%}")
+    for name, outcomes in result.side_bets.items():
+        lines.append(f"  side bet {name} (exact): RTP {float(sum(o.contribution for o in outcomes)):.4%}")
     lines += ["", "Awards (simulated, player's hand)"]
     for award in result.awards:
-        one_in = f"1 in {award.games / award.hits:,.0f}" if award.hits else f"never; p < {award.high:.3g}"
+        one_in = odds(award.hits, award.games) if award.hits else f"never; p < {award.high:.3g}"
         lines.append(f"  {award.name:<34} {award.hits:>10,}   {one_in}")
     if result.rng is not None:
         lines += ["", _rng_line(result)]

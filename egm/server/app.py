@@ -15,6 +15,7 @@ from egm.server.errors import install_handlers
 from egm.server.server import Server
 from egm.server.settings import Settings
 
+MAX_BODY_BYTES = 64 * 1024  # the largest decision (a Prism Words play) is well under 1 KiB
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; base-uri 'none'",
     "X-Content-Type-Options": "nosniff",
@@ -40,7 +41,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next: Any) -> Any:
-        response = await call_next(request)
+        length = request.headers.get("content-length", "0")
+        if not length.isdigit() or int(length) > MAX_BODY_BYTES:
+            response: Any = JSONResponse({"code": "too_large", "sentence": f"A request body is at most "
+                                          f"{MAX_BODY_BYTES // 1024} KiB."}, status_code=413)
+        else:
+            response = await call_next(request)
         response.headers.update(SECURITY_HEADERS)
         if request.url.path.startswith("/api/"):
             response.headers["Cache-Control"] = "no-store"  # balances and rounds are never cached

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from egm.config import load_cabinet_config, load_jurisdiction
-from egm.games import descriptors
+from egm.games import descriptor_of, descriptors
 from egm.games.base import Game, play_reference
 from egm.rng import Rng
 
@@ -43,6 +43,16 @@ class Lobby:
                 "steps": list(game.steps),
             })
         return out
+
+
+    def rules(self, game_id: str) -> list[dict[str, Any]]:
+        """GET /api/v1/games/{id}/rules: the game's rules and pay pages, generated from the pay table it
+        plays (the cabinet's HELP pages, from the game's pygame-free rules module); KeyError for a game
+        not offered."""
+        game = self.games[game_id]
+        pages = descriptor_of(game_id).info_pages
+        return [] if pages is None else [{"title": page.title, "lines": list(page.lines)}
+                                         for page in pages.load()(game.paytable)]
 
 
 def load_lobby() -> Lobby:

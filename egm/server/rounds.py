@@ -36,7 +36,6 @@ from egm.server.live_rounds import LiveRounds
 from egm.server.lobby import Lobby
 from egm.server.rg import announce, refuse_start
 from egm.server.sessions import Caller
-from egm.server.views import view_json
 from egm.server.wallet import balance_of, lock_account, post
 
 
@@ -99,7 +98,7 @@ class RoundService:
             balance = settled.balance_cents if settled else balance
             self.hub.publish(conn, caller.account_id, "round", {"round_id": round_id, "step_no": 0})
             answer = key.store(reply(200, {"round_id": round_id, "step_no": 0,
-                                           "view": view_json(round_.view()), "balance_cents": balance}))
+                                           "view": round_.view().to_json(), "balance_cents": balance}))
         if not round_.finished:
             self.live.keep(round_id, 0, round_)
         return answer
@@ -127,7 +126,7 @@ class RoundService:
                 raise ApiError(409, "round_complete", "This round is already over; start a new one.",
                                step_no=row.step_no)
             if body["step_no"] != row.step_no:
-                view = view_json(self._round(row, game).view())
+                view = self._round(row, game).view().to_json()
                 raise ApiError(409, "stale_step", f"The round has moved on to step {row.step_no}; here it is "
                                "as it stands now.", step_no=row.step_no, view=view)
             round_ = self.live.take(round_id, row.step_no) or game.restore(row.record)
@@ -150,7 +149,7 @@ class RoundService:
             balance = settled.balance_cents if settled else balance_of(conn, caller.account_id)
             self.hub.publish(conn, caller.account_id, "round", {"round_id": round_id, "step_no": step_no})
             answer = key.store(reply(200, {
-                "step_no": step_no, "view": view_json(round_.view()), "complete": round_.finished,
+                "step_no": step_no, "view": round_.view().to_json(), "complete": round_.finished,
                 "win_cents": settled.win_cents if settled else None, "balance_cents": balance,
                 **({"status": settled.status} if settled else {}),
             }))
@@ -200,7 +199,7 @@ class RoundService:
 
     def summary(self, row: Any, game: Game) -> dict[str, Any]:
         return {"round_id": row.id, "game_id": row.game_id, "status": row.status, "step_no": row.step_no,
-                "view": view_json(self._round(row, game).view()), "complete": row.status != "open",
+                "view": self._round(row, game).view().to_json(), "complete": row.status != "open",
                 "stake_cents": row.stake_cents, "win_cents": row.win_cents}
 
     def replay(self, caller: Caller, round_id: str) -> dict[str, Any]:

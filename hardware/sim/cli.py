@@ -176,7 +176,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def sim_commands(subparsers: argparse._SubParsersAction) -> argparse._SubParsersAction:
     """The subcommands of `egm sim` (created on first use), so that other packages add theirs
-    (`egm sim sas-egm` lives with the cabinet's host link, in egm.host.cli)."""
+    (`egm sim sas-egm` lives with the cabinet's host link, in egm.sas_cli)."""
     sim = subparsers.choices.get("sim")
     if sim is None:
         sim = subparsers.add_parser("sim", help="run a simulator: devices (ID-003, TCL, panel), a SAS host")

@@ -65,6 +65,20 @@ def hand_winner(row_winners: Sequence[Side]) -> tuple[str, int]:
     return SPLIT, 0
 
 
+def hand_result_code(front: str, middle: str, back: str) -> str:
+    """A hand's scoreboard code from the winner of each row ("P", "H" or "D"), by the game's rule: two
+    or three rows win ("P2", "H3", "D2"), one row each is a split ("S"). The live table's keypad and
+    the cabinet's scoreboard (`Ledger.result_code`, through hand_winner and result_code) agree.
+
+    >>> hand_result_code("P", "D", "P"), hand_result_code("D", "D", "D"), hand_result_code("H", "P", "D")
+    ('P2', 'D3', 'S')
+    """
+    rows = (front, middle, back)
+    if not all(row in set(Side) for row in rows):
+        raise ValueError(f"each row's winner is P, H or D; got {list(rows)}")
+    return result_code(*hand_winner(tuple(Side(row) for row in rows)))
+
+
 def result_code(winner: str, rows_won: int) -> str:
     """The scoreboard code: the winner's letter and its rows ("P2", "H3", "D2"), or "S" for a split.
 

@@ -35,8 +35,8 @@ from egm.games.poker_grid.strategy import (
     RANDOM_STRATEGY,
     random_player,
 )
-from egm.lab.adapters import ExactFigure, LabAdapter, LabError
-from egm.lab.board_games import GameResult, engine_chunk, tally_games
+from egm.lab.adapters import ExactFigure, GameProgress, LabAdapter, LabError
+from egm.lab.board_games import GameResult, award_outcomes, engine_chunk, tally_games, tier_outcome
 from egm.lab.stats import Tally
 from egm.rng import Rng, derive_seed
 
@@ -68,6 +68,7 @@ def rules_of(paytable: Any) -> PokerGridRules:
 
 class PokerGridLab(LabAdapter):
     game_id = "poker-grid"
+    pays_by_margin = True
     reference_strategy = MACHINE_STRATEGY
     best_strategy = LOOKAHEAD_STRATEGY
     lower_strategy = RANDOM_STRATEGY
@@ -82,17 +83,21 @@ class PokerGridLab(LabAdapter):
     def chunk_games(self, strategy: str) -> int:
         return 100 if strategy == RANDOM_STRATEGY else 1_000
 
-    def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int) -> Tally:
+    def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int,
+                  progress: GameProgress | None = None) -> Tally:
         rules = rules_of(paytable)
         if strategy not in STRATEGY_METHODS:
             raise LabError(f"Poker Grid has no strategy '{strategy}'; use {sorted(STRATEGY_METHODS)}")
         game = PokerGrid(paytable)
         if strategy == RANDOM_STRATEGY:
             choose = random_player(Rng.from_seed(derive_seed(seed, "random-player")))
-            return engine_chunk(game, seed, games, lambda round_: round_.decision_for(*choose(round_.table)))
+            return engine_chunk(game, seed, games, lambda round_: round_.decision_for(*choose(round_.table)),
+                                lambda summary: itemised(rules, summary["margin"], summary["awards"]),
+                                progress)
         wager = game.default_wager(1)
         played = _compiled_games(game, seed, games, lookahead=strategy == LOOKAHEAD_STRATEGY)
-        return tally_games(wager, (_settled(rules, wager, scores, hands) for scores, hands in played))
+        settled = (_settled(rules, wager, scores, hands) for scores, hands in played)
+        return tally_games(wager, settled, progress)
 
     def awards(self, paytable: Any) -> tuple[str, ...]:
         """The premium hands with an award in the pay table."""
@@ -117,6 +122,11 @@ class PokerGridLab(LabAdapter):
         )
 
 
+def itemised(rules: PokerGridRules, margin: int, awarded: list[str]) -> list[tuple[str, int]]:
+    """A game's pay in units, item by item: its margin tier, then each award it earned."""
+    return [tier_outcome(rules.result_pays, margin), *award_outcomes(awarded, rules.hand_awards.for_hand)]
+
+
 Played = Iterator[tuple[list[int], list[str]]]  # each game's scores and the customer's scoring hands
 
 
@@ -124,7 +134,8 @@ def _settled(rules: PokerGridRules, wager: Wager, scores: list[int], hands: list
     """A compiled game settled by the pay table's own code, as the cabinet's round settles it."""
     margin = margin_of(scores)
     awarded = [hand for hand in hands if rules.hand_awards.for_hand(hand)]
-    return GameResult(rules.won_units(margin, awarded) * wager.bet_credits, result_of(margin), awarded)
+    parts = [(name, units * wager.bet_credits) for name, units in itemised(rules, margin, awarded)]
+    return GameResult(rules.won_units(margin, awarded) * wager.bet_credits, result_of(margin), awarded, parts)
 
 
 def _compiled_games(game: PokerGrid, seed: int, games: int, lookahead: bool) -> Played:

@@ -28,8 +28,8 @@ from egm.games.poker_tiles.strategy import (
     random_player,
 )
 from egm.games.poker_tiles.table import RACK
-from egm.lab.adapters import ExactFigure, LabAdapter, LabError
-from egm.lab.board_games import deciding_by, engine_chunk
+from egm.lab.adapters import ExactFigure, GameProgress, LabAdapter, LabError
+from egm.lab.board_games import award_outcomes, deciding_by, engine_chunk, tier_outcome
 from egm.lab.stats import Tally
 from egm.rng import Rng, derive_seed
 
@@ -64,6 +64,7 @@ def rules_of(paytable: Any) -> PokerTilesRules:
 
 class PokerTilesLab(LabAdapter):
     game_id = "poker-tiles"
+    pays_by_margin = True
     reference_strategy = MACHINE_STRATEGY
     best_strategy = LOOKAHEAD_STRATEGY
     lower_strategy = RANDOM_STRATEGY
@@ -88,9 +89,16 @@ class PokerTilesLab(LabAdapter):
             return random_player(Rng.from_seed(derive_seed(seed, "random-player")))
         raise LabError(f"Poker Tiles has no strategy '{strategy}'; use {sorted(STRATEGY_METHODS)}")
 
-    def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int) -> Tally:
-        rules_of(paytable)
-        return engine_chunk(PokerTiles(paytable), seed, games, deciding_by(self._customer(strategy, seed)))
+    def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int,
+                  progress: GameProgress | None = None) -> Tally:
+        rules = rules_of(paytable)
+
+        def itemise(summary: Any) -> list[tuple[str, int]]:
+            return [tier_outcome(rules.result_pays, summary["margin"]),
+                    *award_outcomes(summary["awards"], rules.award_units)]
+
+        return engine_chunk(PokerTiles(paytable), seed, games, deciding_by(self._customer(strategy, seed)),
+                            itemise, progress)
 
     def awards(self, paytable: Any) -> tuple[str, ...]:
         """The premium hands with an award in the pay table."""

@@ -32,8 +32,8 @@ from egm.games.prism_words.strategy import (
     random_player,
 )
 from egm.games.prism_words.table import AWARDS
-from egm.lab.adapters import ExactFigure, LabAdapter, LabError
-from egm.lab.board_games import deciding_by, engine_chunk
+from egm.lab.adapters import ExactFigure, GameProgress, LabAdapter, LabError
+from egm.lab.board_games import award_outcomes, deciding_by, engine_chunk, tier_outcome
 from egm.lab.stats import Tally
 from egm.rng import Rng, derive_seed
 
@@ -78,6 +78,7 @@ def rules_of(paytable: Any) -> PrismWordsRules:
 
 class PrismWordsLab(LabAdapter):
     game_id = "prism-words"
+    pays_by_margin = True
     reference_strategy = MACHINE_STRATEGY
     best_strategy = ENDGAME_STRATEGY
     lower_strategy = RANDOM_STRATEGY
@@ -106,10 +107,16 @@ class PrismWordsLab(LabAdapter):
             return random_player(Rng.from_seed(derive_seed(seed, "random-player")))
         raise LabError(f"Prism Words has no strategy '{strategy}'; use {sorted(STRATEGY_METHODS)}")
 
-    def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int) -> Tally:
-        rules_of(paytable)
+    def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int,
+                  progress: GameProgress | None = None) -> Tally:
+        rules = rules_of(paytable)
         customer = self.customer_strategy(paytable, strategy, seed)
-        return engine_chunk(PrismWords(paytable), seed, games, deciding_by(customer))
+
+        def itemise(summary: Any) -> list[tuple[str, int]]:
+            return [tier_outcome(rules.result_pays, summary["margin"]),
+                    *award_outcomes(summary["awards"], rules.awards.for_award)]
+
+        return engine_chunk(PrismWords(paytable), seed, games, deciding_by(customer), itemise, progress)
 
     def awards(self, paytable: Any) -> tuple[str, ...]:
         """The awards the pay table pays."""

@@ -1,13 +1,10 @@
-"""Property on the cabinet's generic screens: its attract art, its tile on the game menu, and its
-rules and pay screens, generated from the pay table the cabinet runs."""
+"""Property on the cabinet's generic screens: its attract art and its tile on the game menu
+(its rules and pay screens are in rules.py, free of pygame)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
-from egm.games.descriptor import InfoPage
 from egm.games.property.scene import GROUP_COLOURS, PAPER
 from egm.video.layout import row_in
 from egm.video.scene import Frame, Resources
@@ -50,27 +47,3 @@ def tile(surface: pygame.Surface, res: Resources, rect: pygame.Rect, frame: Fram
     """Three title deeds across the menu tile's art area, sized to it."""
     for i, spot in enumerate(row_in(rect, 3, 120, 1.4)):
         _deed(surface, res, spot, DEEDS[i], DEED_GROUPS[i])
-
-
-def info_pages(paytable: Any) -> list[InfoPage]:
-    """The rules, then the pays of this pay table."""
-    rules = paytable.rules
-    form = rules.short_form
-    play = InfoPage("PROPERTY: HOW TO PLAY", (
-        f"You and {rules.opponents_default} machine opponent(s) start with ${rules.starting_cash:,}"
-        + (f" and {form.quick_start_deeds} title deeds each." if form.quick_start_deeds else "."),
-        "Throw the dice and go round the board: buy what you land on, or it goes to auction.",
-        "Own a whole colour group to double its rent and build houses and hotels evenly.",
-        f"Mortgage at the printed value; lift at {rules.mortgage_interest_percent}% more. Trade titles "
-        "with the machine.",
-        f"The game ends after {form.rounds} rounds or the first bankruptcy: the highest net worth "
-        "(cash, titles at price, buildings at cost) wins.",
-    ))
-    tiers = sorted(rules.margin_pays, key=lambda tier: tier.min_margin, reverse=True)
-    pays = [f"Place {k + 1}: {pay} x bet" for k, pay in enumerate(rules.place_pays)]
-    pays += [f"Plus, ahead of the best opponent by ${tier.min_margin:+,} or more: {tier.pays} x bet"
-             for tier in tiers]
-    pays.append(f"Awards: a hotel built {rules.awards.hotel} x bet; a whole colour group held at the end "
-                f"{rules.awards.monopoly} x bet.")
-    pays.append(f"The stake is {rules.stake_units} x bet. Pay table {paytable.id}.")
-    return [play, InfoPage("PROPERTY: PAYS", tuple(pays))]

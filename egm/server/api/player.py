@@ -10,6 +10,7 @@ from sqlalchemy import and_, select
 from egm.server import rg
 from egm.server.api.deps import GetCaller, server_of
 from egm.server.db.schema import game_round
+from egm.server.errors import ApiError
 from egm.server.wallet import balance_of
 
 router = APIRouter(prefix="/api/v1")
@@ -20,6 +21,14 @@ HISTORY_PAGE = 50
 def games(request: Request) -> list[dict[str, Any]]:
     _, lobby, _ = server_of(request).require_ready()
     return lobby.listing()
+
+
+@router.get("/games/{game_id}/rules")
+def rules(game_id: str, request: Request) -> list[dict[str, Any]]:
+    _, lobby, _ = server_of(request).require_ready()
+    if game_id not in lobby.games:
+        raise ApiError(404, "unknown_game", f"There is no game '{game_id}' on this server.")
+    return lobby.rules(game_id)
 
 
 @router.get("/session")

@@ -29,14 +29,16 @@ from egm.games.dragon_poker.paytable import (
     DragonPokerRules,
     rank_name,
 )
-from egm.lab.adapters import ExactFigure, LabAdapter, LabError
+from egm.lab.adapters import ExactFigure, ExactOutcome, GameProgress, LabAdapter, LabError
 from egm.lab.stats import Tally, segment_trace
+from egm.lab.wording import counted
 from egm.poker import Category
 
 HOUSE_WAY = HOUSE_WAY_VERSION
 BEST_AVAILABLE = "best-available/1"
 WINNER_CODES = ("P", "H", "D", "split")  # the kernel's winner numbers 0..3
 JACKPOT_AWARD = "jackpot"
+JACKPOT_OUTCOME = "jackpot: the pool the player won"
 
 STRATEGY_METHODS = {
     HOUSE_WAY: (f"Reference strategy: the player's 13 cards are set by the house way ({HOUSE_WAY}, "
@@ -91,6 +93,7 @@ def max_player_points(rules: DragonPokerRules) -> tuple[int, str]:
 
 class DragonPokerLab(LabAdapter):
     game_id = "dragon-poker"
+    has_jackpot = True
     reference_strategy = HOUSE_WAY
     best_strategy = BEST_AVAILABLE
     strategy_methods = STRATEGY_METHODS
@@ -104,7 +107,8 @@ class DragonPokerLab(LabAdapter):
 
         dragon_kernel.warm_up(rules_of(paytable))
 
-    def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int) -> Tally:
+    def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int,
+                  progress: GameProgress | None = None) -> Tally:
         from egm.games.dragon_poker.lab import kernel as dragon_kernel
 
         rules = rules_of(paytable)
@@ -136,6 +140,20 @@ class DragonPokerLab(LabAdapter):
             f"P from the reference simulation's counts ({player:,} player and {dealer:,} dealer wins)"))
         return figures
 
+    def side_bets(self, paytable: Any) -> dict[str, list[ExactOutcome]]:
+        """The pair bonus, hand by hand over the 1,431 two-card hands: a paying hand returns pays + 1."""
+        pays = rules_of(paytable).pair_bonus.pays_to_one
+        counts = pair_bonus_counts()
+        total = sum(counts.values())
+        def outcome(name: str, hand: str | None, paid: str, returned: int) -> ExactOutcome:
+            return ExactOutcome(name, paid, Fraction(counts[hand], total),
+                                f"{counts[hand]:,} of the {total:,} two-card hands",
+                                Fraction(counts[hand] * returned, total))
+
+        outcomes = [outcome(name, name, f"{pays[name]} to 1", pays[name] + 1) for name in PAIR_BONUS_HANDS]
+        outcomes.append(outcome("anything else", None, "loses", 0))
+        return {"pair bonus": outcomes}
+
     def theoretical_max_win(self, paytable: Any) -> ExactFigure:
         rules = rules_of(paytable)
         points, hand = max_player_points(rules)
@@ -154,6 +172,18 @@ def tally_records(records: Any, rules: DragonPokerRules, bet: int) -> Tally:
     tally = Tally(games=int(returns.size), stake=int(returns.size) * rules.stake_points * bet)
     tally.returns.update(dict(zip(values.tolist(), counts.tolist(), strict=True)))
     tally.trace = segment_trace(returns)
+    # The return itemised: the base game by the points it returned, and the jackpot the player won.
+    points, games = np.unique(stake_return, return_counts=True)
+    for value, count in zip(points.tolist(), games.tolist(), strict=True):
+        name = f"base game: {counted(value, 'point')} returned ({value - rules.stake_points:+d} net)"
+        tally.paid[name] += value * bet * count
+        tally.paid_times[name] += count
+        tally.paid_games[name] += count
+    jackpots = records.jackpot_to_player > 0
+    if jackpots.any():
+        tally.paid[JACKPOT_OUTCOME] += int(records.jackpot_to_player.sum()) * bet
+        tally.paid_times[JACKPOT_OUTCOME] += int(np.count_nonzero(jackpots))
+        tally.paid_games[JACKPOT_OUTCOME] += int(np.count_nonzero(jackpots))
     winners = np.bincount(records.winner, minlength=len(WINNER_CODES))
     tally.results.update({code: int(n) for code, n in zip(WINNER_CODES, winners, strict=True) if n})
     for index, row in enumerate(ROWS):

@@ -33,8 +33,8 @@ from egm.games.property.strategy import (
     RANDOM_STRATEGY,
     RandomStrategy,
 )
-from egm.lab.adapters import ExactFigure, LabAdapter, LabError
-from egm.lab.board_games import Decide, engine_chunk, reference_decision
+from egm.lab.adapters import ExactFigure, GameProgress, LabAdapter, LabError
+from egm.lab.board_games import Decide, award_outcomes, engine_chunk, reference_decision, tier_outcome
 from egm.lab.stats import Tally
 from egm.rng import Rng, derive_seed
 
@@ -70,6 +70,7 @@ def rules_of(paytable: Any) -> PropertyRules:
 
 class PropertyLab(LabAdapter):
     game_id = "property"
+    pays_by_margin = True
     reference_strategy = MACHINE_STRATEGY
     best_strategy = INVESTOR_STRATEGY
     lower_strategy = RANDOM_STRATEGY
@@ -81,9 +82,18 @@ class PropertyLab(LabAdapter):
     def chunk_games(self, strategy: str) -> int:
         return 1_000
 
-    def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int) -> Tally:
-        rules_of(paytable)
-        return engine_chunk(PropertyGame(paytable), seed, games, customer_decision(strategy, seed), log=False)
+    def run_chunk(self, paytable: Any, strategy: str, seed: int, games: int,
+                  progress: GameProgress | None = None) -> Tally:
+        rules = rules_of(paytable)
+
+        def itemise(summary: Any) -> list[tuple[str, int]]:
+            place = summary["place"]
+            return [(f"place {place}", rules.place_pays[place - 1]),
+                    tier_outcome(rules.margin_pays, summary["margin"], "margin (dollars)"),
+                    *award_outcomes(summary["awards"], lambda name: getattr(rules.awards, name))]
+
+        return engine_chunk(PropertyGame(paytable), seed, games, customer_decision(strategy, seed), itemise,
+                            progress, log=False)
 
     def awards(self, paytable: Any) -> tuple[str, ...]:
         awards = rules_of(paytable).awards

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from egm.cabinet.core import CabinetPart
+from .core import CabinetPart
 
 LongPollHandler = Callable[[Any, bytes], bytes | None]  # (cabinet, poll data) -> reply, or no reply
 

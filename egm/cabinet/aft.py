@@ -20,9 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from egm.host.base import HostBase, LongPollHandler
 from egm.memory.store import Transaction
 from hardware.serial.sas_protocol import BcdError, bcd, encode_reply, from_bcd
+
+from .host_base import HostBase, LongPollHandler
 
 HISTORY = "sas_aft"  # record: the last transfers, newest first
 HISTORY_SIZE = 16

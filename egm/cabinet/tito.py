@@ -24,9 +24,10 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from egm.events import ACCEPTED, BillEscrowed, Result
-from egm.host.base import HostBase, LongPollHandler
 from egm.memory.store import Transaction
 from hardware.serial.sas_protocol import BcdError, bcd, encode_reply, from_bcd
+
+from .host_base import HostBase, LongPollHandler
 
 CASHOUT = "sas_cashout"  # record: a cash-out waiting for the host's validation number
 REDEMPTION = "sas_redemption"  # record: the ticket in the acceptor and how its redemption stands

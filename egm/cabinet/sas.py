@@ -11,7 +11,7 @@ exception again: the host may hear one twice, never zero times).
 Polls answered here: the general poll, meters 0x0F-0x20, 0x2A, 0x2B, 0x2F, 0x6F (egm.host.meters),
 0x01/0x02 shutdown and startup, 0x0E real-time reporting, 0x1F machine id, 0x21 ROM signature,
 0x54 version and serial number, 0x55 selected game, 0x7E/0x7F date and time; ticket validation and
-redemption (egm.host.tito) and AFT (egm.host.aft).
+redemption (egm.cabinet.tito) and AFT (egm.cabinet.aft).
 """
 
 from __future__ import annotations
@@ -22,18 +22,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from egm.cabinet.settings import date_problem
 from egm.config import PROJECT_ROOT
 from egm.events import ACCEPTED, Result
-from egm.host.aft import AftPart
-from egm.host.base import LongPollHandler
 from egm.host.exceptions import NO_ACTIVITY, RAM_ERROR_NOT_RECOVERED, ExceptionQueue
 from egm.host.meters import SasMeters
-from egm.host.tito import TitoPart
 from egm.memory.store import Transaction
 from hardware.interfaces import HostAcknowledged, HostLinkChanged, HostPoll
 from hardware.serial.crc import SeededCrc16
 from hardware.serial.sas_protocol import BcdError, ack, bcd, encode_reply, from_bcd
+
+from .aft import AftPart
+from .host_base import LongPollHandler
+from .settings import date_problem
+from .tito import TitoPart
 
 SAS_VERSION = b"602"
 MACHINE = "sas_machine"  # record: enabled, reason, real-time reporting
