@@ -13,8 +13,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import insert, inspect
 
 from egm.server.app import create_app
+from egm.server.db import open_database
+from egm.server.db.migrations import LATEST, MIGRATIONS, migrate
+from egm.server.db.schema import LEDGER_BY_TIME, schema_version
 from tests.server_support import ORIGIN, PASSWORD, Player, audit_of, settings_for, wait_ready
 
 HOUR, DAY = 3600, 24 * 3600
@@ -318,3 +322,25 @@ def test_no_route_starts_more_than_one_round(rg_app) -> None:
     body = schema["components"]["schemas"][body_ref["$ref"].rsplit("/", 1)[1]]
     assert set(body["properties"]) == {"request_id", "game_id", "denom_cents", "bet_credits", "side_bets"}
     assert body.get("additionalProperties") is False  # no count, repeat or autoplay key sneaks in
+
+
+def test_a_version_1_database_migrates_to_the_responsible_gaming_tables(db_url, request, tmp_path) -> None:
+    if db_url.startswith("sqlite"):
+        url = f"sqlite:///{tmp_path}/v1.db"
+    else:
+        cluster = request.getfixturevalue("pg_cluster")
+        url = cluster.url(cluster.create_database(template="template1"))
+    db = open_database(url)
+    try:
+        with db.write() as conn:  # the schema as a version 1 server left it
+            schema_version.create(conn)
+            MIGRATIONS[0][2](conn)
+            LEDGER_BY_TIME.drop(conn)
+            conn.execute(insert(schema_version).values(version=1, what="v1", applied_at=0))
+        assert migrate(db) == 1
+        tables = set(inspect(db.engine).get_table_names())
+        assert {"rg_limit", "reality_check", "reality_check_ack", "rg_exclusion"} <= tables
+        assert "wallet_tx_account_at" in {i["name"] for i in inspect(db.engine).get_indexes("wallet_tx")}
+        assert migrate(db) == LATEST == 2
+    finally:
+        db.dispose()

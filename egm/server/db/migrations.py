@@ -10,7 +10,7 @@ from collections.abc import Callable
 from sqlalchemy import Connection, func, insert, select, text
 
 from egm.server.db.engine import Database
-from egm.server.db.schema import RG_TABLES, metadata, schema_version
+from egm.server.db.schema import LEDGER_BY_TIME, RG_TABLES, metadata, schema_version
 
 MIGRATION_LOCK = 0x45474D  # "EGM": the advisory lock id
 
@@ -24,6 +24,7 @@ def _initial(conn: Connection) -> None:
 def _responsible_gaming(conn: Connection) -> None:
     for table in RG_TABLES:
         table.create(conn)
+    LEDGER_BY_TIME.create(conn, checkfirst=True)  # a fresh database made it with wallet_tx already
 
 
 MIGRATIONS: tuple[tuple[int, str, Callable[[Connection], None]], ...] = (

@@ -195,7 +195,7 @@ reality_check_ack = Table(  # append-only: each check the player acknowledged, i
     "reality_check_ack", metadata,
     Column("id", Integer, primary_key=True),
     Column("player_id", ForeignKey("player.id"), nullable=False, index=True),
-    Column("session_sha256", String(64), nullable=False),
+    Column("session_sha256", String(64), nullable=False, index=True),
     Column("at", Stamp, nullable=False),
     Column("elapsed_s", BigInteger, nullable=False),
     Column("net_cents", BigInteger, nullable=False),
@@ -213,3 +213,6 @@ rg_exclusion = Table(  # append-only: time-outs and self-exclusions; login is re
 )
 
 RG_TABLES = (rg_limit, reality_check, reality_check_ack, rg_exclusion)
+# The limit windows sum an account's ledger rows since a time: without this, every start would read
+# the account's whole ledger.
+LEDGER_BY_TIME = Index("wallet_tx_account_at", wallet_tx.c.account_id, wallet_tx.c.at)
