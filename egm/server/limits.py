@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, insert, select, update
+from sqlalchemy import Connection, and_, case, func, insert, select, update
 
 from egm.config import LIMIT_PERIODS, OnlineRules
 from egm.money import format_cents
@@ -48,12 +48,15 @@ def _amount(row: Any | None) -> int | None:
     return None if row is None else row.amount_cents
 
 
-def used_cents(conn: Connection, account_id: int, kind: str, period: str, now: int) -> int:
-    """Gross deposits, or the net loss, in the window of `period` ending now."""
-    total = conn.execute(select(func.coalesce(func.sum(wallet_tx.c.amount_cents), 0)).where(and_(
+def used_cents(conn: Connection, account_id: int, kind: str, now: int) -> dict[str, int]:
+    """Gross deposits, or the net loss, in the window of each period ending now (one query)."""
+    sums = [func.coalesce(func.sum(case((wallet_tx.c.at > now - seconds, wallet_tx.c.amount_cents),
+                                        else_=0)), 0) for seconds in LIMIT_PERIODS.values()]
+    totals = conn.execute(select(*sums).where(and_(
         wallet_tx.c.account_id == account_id, wallet_tx.c.kind.in_(COUNTED[kind]),
-        wallet_tx.c.at > now - LIMIT_PERIODS[period]))).scalar_one()
-    return int(total) if kind == "deposit" else -int(total)
+        wallet_tx.c.at > now - max(LIMIT_PERIODS.values())))).one()
+    sign = 1 if kind == "deposit" else -1
+    return {period: sign * int(total) for period, total in zip(LIMIT_PERIODS, totals, strict=True)}
 
 
 def _refusal(kind: str, period: str, limit: int, used: int, wanted: int) -> ApiError:
@@ -70,10 +73,13 @@ def refuse(conn: Connection, player_id: int, account_id: int, kind: str, cents: 
            now: int) -> ApiError | None:
     """403 when `cents` more (a deposit, or a stake counted as lost) would pass a limit in force."""
     changes = _changes(conn, player_id)
-    for period in LIMIT_PERIODS:
-        limit = _amount(_standing(changes, kind, period)[0])
-        if limit is not None and (used := used_cents(conn, account_id, kind, period, now)) + cents > limit:
-            return _refusal(kind, period, limit, used, cents)
+    in_force = {period: _amount(_standing(changes, kind, period)[0]) for period in LIMIT_PERIODS}
+    if all(limit is None for limit in in_force.values()):
+        return None
+    used = used_cents(conn, account_id, kind, now)
+    for period, limit in in_force.items():
+        if limit is not None and used[period] + cents > limit:
+            return _refusal(kind, period, limit, used[period], cents)
     return None
 
 
@@ -126,13 +132,15 @@ def describe(conn: Connection, player_id: int, account_id: int, rules: OnlineRul
     out: dict[str, Any] = {}
     for kind in LIMIT_KINDS:
         out[kind] = {}
+        used_in: dict[str, int] = {}
         for period in rules.limit_periods:
             current, pending = _standing(changes, kind, period)
             if _amount(current) is None and pending is None:
                 out[kind][period] = None
                 continue
             limit = _amount(current)
-            used = used_cents(conn, account_id, kind, period, now)
+            used_in = used_in or used_cents(conn, account_id, kind, now)
+            used = used_in[period]
             out[kind][period] = {
                 "amount_cents": limit, "used_cents": used,
                 "left_cents": None if limit is None else max(0, limit - used),
