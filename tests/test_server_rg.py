@@ -164,7 +164,8 @@ def test_the_loss_limit_counts_the_stake_as_lost_and_refuses_the_start(rg_app, c
     refused = player.start(game)
     assert refused.status_code == 403 and refused.json()["code"] == "loss_limit"
     assert refused.json()["sentence"].startswith(f"Your 24-hour loss limit of $0.{stake - 1:02d} leaves")
-    assert "stake counted as lost" in refused.json()["sentence"]
+    assert refused.json()["sentence"].endswith(f"less than this round's stake of $0.{stake:02d} (counted as "
+                                               "lost), so the round is not started and nothing was staked.")
     assert player.balance() == 100 * stake and player.get("/api/v1/history").json()["rounds"] == []
 
     player2 = Player(rg_app).register()

@@ -61,12 +61,12 @@ def used_cents(conn: Connection, account_id: int, kind: str, now: int) -> dict[s
 
 def _refusal(kind: str, period: str, limit: int, used: int, wanted: int) -> ApiError:
     left = max(0, limit - used)
-    what = "deposit" if kind == "deposit" else "round, its stake counted as lost,"
-    verb = "deposited" if kind == "deposit" else "changed"
-    return ApiError(403, f"{kind}_limit", f"Your {PERIOD_WORDS[period]} {kind} limit of "
-                    f"{format_cents(limit)} leaves {format_cents(left)}, so this {what} of "
-                    f"{format_cents(wanted)} is refused and nothing was {verb}.",
-                    limit_cents=limit, left_cents=left, period=period)
+    leaves = f"Your {PERIOD_WORDS[period]} {kind} limit of {format_cents(limit)} leaves {format_cents(left)}"
+    sentence = (f"{leaves}, so this deposit of {format_cents(wanted)} is refused and nothing was deposited."
+                if kind == "deposit" else
+                f"{leaves}, less than this round's stake of {format_cents(wanted)} (counted as lost), so the "
+                "round is not started and nothing was staked.")
+    return ApiError(403, f"{kind}_limit", sentence, limit_cents=limit, left_cents=left, period=period)
 
 
 def refuse(conn: Connection, player_id: int, account_id: int, kind: str, cents: int,
