@@ -129,10 +129,10 @@ class RoundService:
                 view = self._round(row, game).view().to_json()
                 raise ApiError(409, "stale_step", f"The round has moved on to step {row.step_no}; here it is "
                                "as it stands now.", step_no=row.step_no, view=view)
+            asked = None if is_auto(body["decision"]) else decision_of(body["decision"])
             round_ = self.live.take(round_id, row.step_no) or game.restore(row.record)
             try:
-                decision = round_.reference_decision() if is_auto(body["decision"]) else \
-                    decision_of(body["decision"])
+                decision = asked or round_.reference_decision()
                 round_.decide(decision)
             except DecisionRefused as exc:
                 self.live.keep(round_id, row.step_no, round_)  # refused: the round did not change

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -41,6 +40,7 @@ class Server:
     waiting_for: str = "the ROM self-test"
     failed: str = ""
     _ready: threading.Event = field(default_factory=threading.Event)
+    _closing: threading.Event = field(default_factory=threading.Event)
 
     @property
     def ready(self) -> bool:
@@ -76,7 +76,8 @@ class Server:
             except OperationalError as exc:
                 self.waiting_for = f"the database, unreachable ({str(exc.orig).strip()[:200]})"
                 log.warning("waiting for the database: %s", exc.orig)
-                time.sleep(DB_RETRY_S)
+                if self._closing.wait(DB_RETRY_S):
+                    raise RuntimeError("the server stopped while waiting for the database") from exc
 
     def start_boot(self) -> threading.Thread:
         thread = threading.Thread(target=self.boot, name="egm-server-boot", daemon=True)
@@ -94,5 +95,6 @@ class Server:
         return f"The server is starting: waiting for {self.waiting_for}." if not self.ready else "Ready."
 
     def close(self) -> None:
+        self._closing.set()
         if self.db is not None:
             self.db.dispose()
