@@ -108,8 +108,36 @@ class CabinetConfig(Strict):
         return name
 
 
+LIMIT_PERIODS = {"day": 24 * 3600, "week": 7 * 24 * 3600, "month": 30 * 24 * 3600}  # rolling windows
+
+
+class OnlineRules(Strict):
+    """The rules for remote play on the game server (UKGC RTS 8A, 12, 13, 14 style); the cabinet
+    ignores them. Defaults are the strictest common practice, so a file without the table is safe."""
+
+    autoplay: bool = False  # whether the regulator allows auto-play; the server never offers it anyway
+    limit_increase_cooling_off_h: int = Field(default=24, ge=24, le=24 * 31)
+    abandoned_round_days: int = Field(default=30, ge=1, le=365)
+    login_failures_lock: int = Field(default=3, ge=1, le=10)
+    reality_check_minutes: list[Annotated[int, Field(ge=5, le=24 * 60)]] = Field(
+        default=[15, 30, 60, 120], min_length=1, max_length=12)
+    limit_periods: list[Literal["day", "week", "month"]] = Field(
+        default=["day", "week", "month"], min_length=1, max_length=3)
+    timeout_days: list[Annotated[int, Field(ge=1, le=182)]] = Field(default=[1, 7, 30, 42], max_length=12)
+    self_exclusion_days: list[Annotated[int, Field(ge=183, le=3650)]] = Field(
+        default=[183, 365, 1825], max_length=12)
+
+    @field_validator("reality_check_minutes", "limit_periods", "timeout_days", "self_exclusion_days")
+    @classmethod
+    def _each_once(cls, values: list, info: ValidationInfo) -> list:
+        if len(set(values)) != len(values):
+            raise ValueError(f"{info.field_name} lists a value twice; list each once")
+        return sorted(values, key=lambda v: LIMIT_PERIODS.get(v, v))
+
+
 class JurisdictionConfig(Strict):
-    """A regulator's rules: RTP range, hand-pay limit, recall depth, RNG confidence, award odds."""
+    """A regulator's rules: RTP range, hand-pay limit, recall depth, RNG confidence, award odds, and
+    the [online] table for the game server."""
 
     name: str
     min_rtp: float = Field(ge=0.0, le=1.0, strict=False)
@@ -119,6 +147,7 @@ class JurisdictionConfig(Strict):
     recall_depth: int = Field(default=10, ge=10)
     rng_confidence: float = Field(default=0.99, gt=0.0, lt=1.0, strict=False)
     award_odds_limit: int = Field(default=100_000_000, ge=1)  # every award at least once in N games
+    online: OnlineRules = OnlineRules()
 
 
 M = TypeVar("M", bound=BaseModel)

@@ -1,5 +1,5 @@
 """Players and their accounts: registration, staff accounts (`egm server user add`), login with the
-lock after LOGIN_FAILURES_LOCK failures in a row, and the audit trail of each."""
+lock after the jurisdiction's `[online] login_failures_lock` failures in a row, and the audit trail."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ from egm.server.db import Database
 from egm.server.db.schema import ROLES, account, audit_event, player
 from egm.server.errors import ApiError
 from egm.server.passwords import hash_password, verify_password
-from egm.server.rg import refuse_login
-from egm.server.settings import LOGIN_FAILURES_LOCK
+from egm.server.rg import refuse_login, rules_of
 
 
 def audit(conn: Connection, now: int, kind: str, player_id: int | None, **detail: Any) -> None:
@@ -45,9 +44,10 @@ def authenticate(db: Database, login: str, password: str, now: int) -> dict[str,
     password); a locked account is 403. Each failure is counted; the third in a row locks."""
     with db.read() as conn:
         row = conn.execute(select(player).where(player.c.login == login)).first()
-    locked = ApiError(403, "account_locked", f"This account is locked after {LOGIN_FAILURES_LOCK} failed "
+    lock_after = rules_of(row.jurisdiction if row is not None else "generic").login_failures_lock
+    locked = ApiError(403, "account_locked", f"This account is locked after {lock_after} failed "
                       "logins; ask an operator to unlock it.")
-    if row is not None and row.failed_logins >= LOGIN_FAILURES_LOCK:
+    if row is not None and row.failed_logins >= lock_after:
         raise locked
     if not verify_password(row.password_hash if row else None, password):
         if row is not None:
@@ -56,7 +56,7 @@ def authenticate(db: Database, login: str, password: str, now: int) -> dict[str,
                                         .values(failed_logins=player.c.failed_logins + 1)
                                         .returning(player.c.failed_logins)).scalar_one()
                 audit(conn, now, "login_failed", row.id, failures=failures)
-            if failures >= LOGIN_FAILURES_LOCK:
+            if failures >= lock_after:
                 raise locked
         raise ApiError(401, "login_failed", "The login or the password is wrong.")
     return {"id": row.id, "login": row.login, "role": row.role}

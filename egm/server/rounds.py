@@ -34,7 +34,7 @@ from egm.server.events import Hub
 from egm.server.idempotency import Key, Reply, reply, request_digest
 from egm.server.live_rounds import LiveRounds
 from egm.server.lobby import Lobby
-from egm.server.rg import refuse_start
+from egm.server.rg import announce, refuse_start
 from egm.server.sessions import Caller
 from egm.server.wallet import balance_of, lock_account, post
 
@@ -189,6 +189,7 @@ class RoundService:
         conn.execute(update(game_round).where(game_round.c.id == round_id).values(
             status=status, win_cents=settlement.win_cents, result_code=outcome["result_code"],
             hand_pay_reason=settlement.why or None, outcome=outcome, completed_at=now))
+        announce(conn, self.hub, caller.player_id, caller.account_id, now)  # a due check, pushed at once
         return Settled(settlement.win_cents, status, balance)
 
     # --- reading -------------------------------------------------------------------------------------

@@ -5,12 +5,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 DEFAULT_DB_URL = "sqlite:///server-data/egm.db"  # relative to the working directory
 SESSION_COOKIE = "__Host-egm_session"  # __Host-: Secure, Path=/, no Domain (the browser enforces it)
 SESSION_IDLE_S = 30 * 60
 SESSION_ABSOLUTE_S = 12 * 60 * 60
-LOGIN_FAILURES_LOCK = 3
 LIVE_ROUNDS_CACHED = 1024
 
 
@@ -41,3 +41,8 @@ class Settings:
 
     def now(self) -> int:
         return int(self.clock())
+
+
+def utc_text(stamp: int) -> str:
+    """A database time as players read it in a sentence: '2026-11-28 14:05 UTC'."""
+    return datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%d %H:%M UTC")

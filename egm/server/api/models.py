@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
 
 RequestId = Annotated[StrictStr, Field(min_length=1, max_length=100)]
 
@@ -35,3 +35,31 @@ class DecisionBody(Body):
     request_id: RequestId
     step_no: StrictInt
     decision: dict[str, Any]
+
+
+LimitCents = Annotated[StrictInt, Field(ge=1, le=100_000_000)]  # a limit of at most 1,000,000.00
+Period = Literal["day", "week", "month"]
+
+
+class Limits(Body):
+    """PUT /api/v1/limits: only the keys sent change. A period set to null removes that limit (a removal,
+    like an increase, waits for the cooling-off and a confirmation); reality_check_min null switches the
+    reality check off."""
+
+    deposit: dict[Period, LimitCents | None] = {}
+    loss: dict[Period, LimitCents | None] = {}
+    reality_check_min: StrictInt | None = None
+
+
+class SelfExclusion(Body):
+    """POST /api/v1/self-exclusion: {"days": N} (a time-out or a self-exclusion the jurisdiction offers)
+    or {"permanent": true}."""
+
+    days: StrictInt | None = None
+    permanent: StrictBool = False
+
+    @model_validator(mode="after")
+    def _one_period(self) -> SelfExclusion:
+        if (self.days is None) == (not self.permanent):
+            raise ValueError('give either "days" or "permanent": true')
+        return self

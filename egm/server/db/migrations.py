@@ -9,31 +9,40 @@ from collections.abc import Callable
 
 from sqlalchemy import Connection, func, insert, select, text
 
+from egm.live.schema import LIVE_TABLES
 from egm.server.db.engine import Database
-from egm.server.db.schema import account_event, metadata, schema_version
+from egm.server.db.schema import LEDGER_BY_TIME, RG_TABLES, account_event, metadata, schema_version
 
 MIGRATION_LOCK = 0x45474D  # "EGM": the advisory lock id
 
 
 def _initial(conn: Connection) -> None:
-    metadata.create_all(conn)
+    """Version 1's tables as they were (later migrations create their own)."""
+    later = {*RG_TABLES, *LIVE_TABLES, account_event}
+    metadata.create_all(conn, tables=[t for t in metadata.sorted_tables if t not in later])
+
+
+def _responsible_gaming(conn: Connection) -> None:
+    for table in RG_TABLES:
+        table.create(conn)
+    LEDGER_BY_TIME.create(conn, checkfirst=True)  # a fresh database made it with wallet_tx already
 
 
 def _live_tables(conn: Connection) -> None:
-    from egm.live.schema import LIVE_TABLES  # the live table's own tables, in this schema
-
     for table in LIVE_TABLES:
-        table.create(conn, checkfirst=True)
+        table.create(conn)
 
 
 def _account_events(conn: Connection) -> None:
-    account_event.create(conn, checkfirst=True)
+    account_event.create(conn)
 
 
 MIGRATIONS: tuple[tuple[int, str, Callable[[Connection], None]], ...] = (
     (1, "initial schema: players, accounts, ledger, idempotency, rounds, pools, sessions, audit", _initial),
-    (2, "live-table scoreboard: tables, sessions, the append-only hand log", _live_tables),
-    (3, "account events: the websocket's sequence number per account", _account_events),
+    (2, "responsible gaming: limit changes, reality checks and their acks, time-outs and exclusions",
+     _responsible_gaming),
+    (3, "live-table scoreboard: tables, sessions, the append-only hand log", _live_tables),
+    (4, "account events: the websocket's sequence number per account", _account_events),
 )
 LATEST = MIGRATIONS[-1][0]
 

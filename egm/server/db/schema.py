@@ -31,6 +31,8 @@ ROLES = ("player", "operator", "dealer", "supervisor")
 PLAYER_STATUSES = ("active", "timeout", "excluded", "closed")
 TX_KINDS = ("deposit", "withdraw", "stake", "win", "refund", "adjust")
 ROUND_STATUSES = ("open", "complete", "review", "voided")
+LIMIT_KINDS = ("deposit", "loss")
+EXCLUSION_KINDS = ("timeout", "self_exclusion")
 
 
 def _one_of(column: str, values: tuple[str, ...]) -> CheckConstraint:
@@ -165,7 +167,59 @@ terminal = Table(  # a cabinet playing as a thin client ([0021]); used by the te
     Column("created_at", Stamp, nullable=False),
 )
 
-account_event = Table(  # each account's event counter: every push to its websocket carries the next seq
+
+# --- responsible gaming (migration 2) ---------------------------------------------------------------
+rg_limit = Table(  # append-only: every change a player asks for; the one in force is the latest in force
+    "rg_limit", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("player_id", ForeignKey("player.id"), nullable=False, index=True),
+    Column("kind", String(16), nullable=False),
+    Column("period", String(16), nullable=False),  # day / week / month (egm.config.LIMIT_PERIODS)
+    Column("amount_cents", BigInteger),  # None: no limit (a removal)
+    Column("requested_at", Stamp, nullable=False),
+    Column("cooling_off_until", Stamp),  # an increase or removal: confirmable from then; None: at once
+    Column("confirmed_at", Stamp),  # written once, by the player's confirmation after the cooling-off
+    _one_of("kind", LIMIT_KINDS),
+    CheckConstraint("amount_cents IS NULL OR amount_cents > 0", name="limit_positive"),
+)
+
+reality_check = Table(  # the interval each player chose; append-only, the latest row counts
+    "reality_check", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("player_id", ForeignKey("player.id"), nullable=False, index=True),
+    Column("interval_min", Integer),  # None: no reality check
+    Column("at", Stamp, nullable=False),
+)
+
+reality_check_ack = Table(  # append-only: each check the player acknowledged, in which session
+    "reality_check_ack", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("player_id", ForeignKey("player.id"), nullable=False, index=True),
+    Column("session_sha256", String(64), nullable=False, index=True),
+    Column("at", Stamp, nullable=False),
+    Column("elapsed_s", BigInteger, nullable=False),
+    Column("net_cents", BigInteger, nullable=False),
+)
+
+rg_exclusion = Table(  # append-only: time-outs and self-exclusions; login is refused until ends_at
+    "rg_exclusion", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("player_id", ForeignKey("player.id"), nullable=False, index=True),
+    Column("kind", String(16), nullable=False),
+    Column("starts_at", Stamp, nullable=False),
+    Column("ends_at", Stamp),  # None: permanent
+    Column("paid_out_cents", BigInteger, nullable=False, server_default="0"),
+    _one_of("kind", EXCLUSION_KINDS),
+)
+
+RG_TABLES = (rg_limit, reality_check, reality_check_ack, rg_exclusion)
+# The limit windows sum an account's ledger rows since a time: without this, every start would read
+# the account's whole ledger.
+LEDGER_BY_TIME = Index("wallet_tx_account_at", wallet_tx.c.account_id, wallet_tx.c.at)
+
+
+# migration 4: each account's event counter; every push to its websocket carries the next seq
+account_event = Table(
     "account_event", metadata,
     Column("account_id", ForeignKey("account.id"), primary_key=True),
     Column("seq", BigInteger, nullable=False),
