@@ -156,7 +156,16 @@ def _load_config(path: Path | None) -> Any:
     return load_cabinet_config(path)
 
 
+def _say_preparing(progress: Any) -> None:
+    """On stderr, each game being prepared while its code compiles (minutes without a ROM build)."""
+    from egm.boot_progress import GAMES
+
+    if progress.compiling and progress.state[GAMES] == "running":
+        print(f"egm autoplay: preparing {progress.detail[GAMES]}", file=sys.stderr, flush=True)
+
+
 def _autoplay_command(args: argparse.Namespace) -> int:
+    from egm.boot_progress import BootProgress
     from egm.cabinet import build_cabinet
     from egm.config import ConfigError
 
@@ -176,7 +185,8 @@ def _autoplay_command(args: argparse.Namespace) -> int:
             args.json,
         )
         return EXIT_BAD_INPUT
-    cabinet = build_cabinet(config, args.nvram, seed=args.seed)  # every game: one may be in progress
+    # every game: one may be in progress
+    cabinet = build_cabinet(config, args.nvram, seed=args.seed, progress=BootProgress(shown=_say_preparing))
     denom = config.denomination_cents
     for game_id, game in cabinet.games.items():  # refused before the memory is opened or a note goes in
         if denom not in game.paytable.header.denominations_cents:

@@ -31,6 +31,7 @@ COMMAND_MODULES = (
     "hardware.sim.cli",  # device simulators, SAS host
     "egm.sas_cli",  # sim sas-egm: the cabinet on a SAS port
     "egm.technician_cli",  # config check, devices probe, events
+    "egm.server.cli",  # server, server audit/warm/user add
 )
 EXIT_TILT = 3
 EXIT_ROM_FAILED = 1  # `egm rom verify`'s failure code

@@ -25,6 +25,8 @@ DEFAULT_CABINET_CONFIG = CONFIG_DIR / "cabinet.toml"
 JURISDICTIONS_DIR = PROJECT_ROOT / "jurisdictions"  # a firmware directory: the ROM signs every rule file
 JURISDICTION_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")  # a file name in jurisdictions/, no path
 MAX_TICKET_EXPIRY_DAYS = 3650  # ten years: longer than any jurisdiction keeps a ticket redeemable
+MAX_EVENT_LOG_SIZE = 1_000_000  # entries: a ring wager memory keeps in both copies (SQLite integer keys)
+MAX_DISPLAY_PIXELS = 16384  # the widest or tallest display a graphics card drives
 Cents = Annotated[int, Field(ge=1, lt=ROLLOVER)]  # a positive amount the 10-digit meters can count
 
 
@@ -32,11 +34,13 @@ class RomConfig(Strict):
     # Paths are relative to the project root, or absolute (tests point them at a temporary manifest).
     manifest: str = "rom/manifest.json"  # its Ed25519 signature is the .sig beside it
     trusted_keys: list[str] = ["keys/dev-ed25519.pub"]  # public keys the cabinet trusts
+    # The compiled code built with the ROM: one signed build per CPU type (egm.rom.compiled).
+    compiled: str = "rom/compiled"
 
 
 class DisplayConfig(Strict):
-    width: int = Field(default=1920, ge=320)
-    height: int = Field(default=1080, ge=240)
+    width: int = Field(default=1920, ge=320, le=MAX_DISPLAY_PIXELS)
+    height: int = Field(default=1080, ge=240, le=MAX_DISPLAY_PIXELS)
     fps: int = Field(default=60, ge=1, le=240)
 
 
@@ -69,7 +73,7 @@ class CabinetConfig(Strict):
     # must fit the meters like every amount.
     credit_limit_cents: int = Field(default=0, ge=0, lt=ROLLOVER)
     credit_limit_win: Literal["handpay", "ticket"] = "handpay"
-    event_log_size: int = Field(default=500, ge=100)
+    event_log_size: int = Field(default=500, ge=100, le=MAX_EVENT_LOG_SIZE)
     kiosk: bool = False
     rom: RomConfig = RomConfig()
     devices: DevicesConfig = DevicesConfig()
@@ -104,8 +108,36 @@ class CabinetConfig(Strict):
         return name
 
 
+LIMIT_PERIODS = {"day": 24 * 3600, "week": 7 * 24 * 3600, "month": 30 * 24 * 3600}  # rolling windows
+
+
+class OnlineRules(Strict):
+    """The rules for remote play on the game server (UKGC RTS 8A, 12, 13, 14 style); the cabinet
+    ignores them. Defaults are the strictest common practice, so a file without the table is safe."""
+
+    autoplay: bool = False  # whether the regulator allows auto-play; the server never offers it anyway
+    limit_increase_cooling_off_h: int = Field(default=24, ge=24, le=24 * 31)
+    abandoned_round_days: int = Field(default=30, ge=1, le=365)
+    login_failures_lock: int = Field(default=3, ge=1, le=10)
+    reality_check_minutes: list[Annotated[int, Field(ge=5, le=24 * 60)]] = Field(
+        default=[15, 30, 60, 120], min_length=1, max_length=12)
+    limit_periods: list[Literal["day", "week", "month"]] = Field(
+        default=["day", "week", "month"], min_length=1, max_length=3)
+    timeout_days: list[Annotated[int, Field(ge=1, le=182)]] = Field(default=[1, 7, 30, 42], max_length=12)
+    self_exclusion_days: list[Annotated[int, Field(ge=183, le=3650)]] = Field(
+        default=[183, 365, 1825], max_length=12)
+
+    @field_validator("reality_check_minutes", "limit_periods", "timeout_days", "self_exclusion_days")
+    @classmethod
+    def _each_once(cls, values: list, info: ValidationInfo) -> list:
+        if len(set(values)) != len(values):
+            raise ValueError(f"{info.field_name} lists a value twice; list each once")
+        return sorted(values, key=lambda v: LIMIT_PERIODS.get(v, v))
+
+
 class JurisdictionConfig(Strict):
-    """A regulator's rules: RTP range, hand-pay limit, recall depth, RNG confidence, award odds."""
+    """A regulator's rules: RTP range, hand-pay limit, recall depth, RNG confidence, award odds, and
+    the [online] table for the game server."""
 
     name: str
     min_rtp: float = Field(ge=0.0, le=1.0, strict=False)
@@ -115,6 +147,7 @@ class JurisdictionConfig(Strict):
     recall_depth: int = Field(default=10, ge=10)
     rng_confidence: float = Field(default=0.99, gt=0.0, lt=1.0, strict=False)
     award_odds_limit: int = Field(default=100_000_000, ge=1)  # every award at least once in N games
+    online: OnlineRules = OnlineRules()
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -129,6 +162,8 @@ def format_validation_error(path: Path | str, exc: ValidationError) -> str:
             problems.append(f"{path}: unknown key '{key}'; remove it or check its spelling")
         elif err["type"] == "missing":
             problems.append(f"{path}: missing key '{key}'; add it")
+        elif isinstance(err.get("input"), dict):  # a table: the message says what is wrong in it
+            problems.append(f"{path}: key '{key}': {err['msg'].removeprefix('Value error, ')}")
         else:
             problems.append(f"{path}: key '{key}': {err['msg']} (got {err.get('input')!r})")
     return "\n".join(problems)

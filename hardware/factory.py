@@ -81,10 +81,7 @@ def build_host_link(sas: SasConfig, port_factory: Callable[..., Any] | None, clo
     """The SAS port [devices.sas] configures, or None when the host link is off."""
     if not sas.enabled:
         return None
-    if not sas.port:
-        raise ConfigError(
-            "devices.sas: enabled needs a port: a device path such as /dev/ttyS0, a pyserial URL, a pty path"
-        )
+    assert sas.port, "the schema gives an enabled host link its port"
     from hardware.serial.sas_link import SasPort  # pyserial loads only when used
 
     if port_factory is None:

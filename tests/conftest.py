@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-pytest_plugins = ["tests.rom_support"]  # the signed_tree fixture
+# signed_tree; the game server (PostgreSQL, the app); real server processes and chromium
+pytest_plugins = ["tests.rom_support", "tests.server_support", "tests.browser_support"]
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

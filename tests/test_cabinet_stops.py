@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from egm.cabinet import build_cabinet
+from egm.boot_progress import DEVICES, MEMORY, BootProgress
+from egm.cabinet import Cabinet, build_cabinet
 from egm.config import load_cabinet_config
 from egm.events import StartGame
+from egm.games.poker_tiles.game import PokerTiles
 from egm.video import app
 from egm.video.controller import VideoController
 from egm.video.script import Script
@@ -156,6 +159,54 @@ def test_sigterm_stops_the_emulator_as_a_clean_shutdown(
         app.run(options)
     monkeypatch.undo()
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the handler is the loop's only
+    cab = next_boot(options)
+    power_up, shutdown = cab.event_log(limit=2)
+    assert shutdown["message"] == "Clean shutdown (stopped by SIGTERM)."
+    assert power_up["detail"]["previous_stop"] == "clean_shutdown"
+
+
+def test_sigterm_while_the_games_are_prepared_ends_the_boot_as_a_clean_shutdown(
+    options: app.RunOptions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert app.run(options) == 0  # a first run, shut down cleanly
+    prepared = []
+
+    def long_compile(self: Any) -> None:  # a game compiling for minutes when the OS stops the cabinet
+        prepared.append(self.game_id)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)
+
+    monkeypatch.setattr(PokerTiles, "prepare", long_compile)
+    with pytest.raises(SystemExit, match="stopped by SIGTERM"):
+        app.run(options)
+    monkeypatch.undo()
+    assert prepared == ["poker-tiles"] and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    cab = next_boot(options)
+    power_up, before = cab.event_log(limit=2)
+    assert before["kind"] == "power_down" and power_up["detail"]["previous_stop"] == "clean_shutdown"
+    assert "power_loss" not in kinds(cab, 20)
+
+
+def test_sigterm_during_the_wager_memory_check_ends_the_boot_at_the_next_step(
+    options: app.RunOptions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    steps = []
+    real_running, real_settings = BootProgress.running, Cabinet._apply_settings
+
+    def running(self: BootProgress, step: str, detail: str = "") -> None:
+        steps.append(step)
+        real_running(self, step, detail)
+
+    def settings_then_sigterm(self: Cabinet) -> None:  # the memory is open, its check under way
+        real_settings(self)
+        os.kill(os.getpid(), signal.SIGTERM)  # the handler only asks: the memory check goes on
+
+    monkeypatch.setattr(BootProgress, "running", running)
+    monkeypatch.setattr(Cabinet, "_apply_settings", settings_then_sigterm)
+    with pytest.raises(SystemExit, match="stopped by SIGTERM"):
+        app.run(options)
+    monkeypatch.undo()
+    assert steps[-2:] == [MEMORY, DEVICES]  # ended where the next step began
     cab = next_boot(options)
     power_up, shutdown = cab.event_log(limit=2)
     assert shutdown["message"] == "Clean shutdown (stopped by SIGTERM)."

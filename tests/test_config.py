@@ -129,3 +129,47 @@ def test_config_check_refuses_a_player_denomination_no_game_offers(tmp_path, cap
     error = capsys.readouterr().err
     assert "player_denominations_cents" in error and "[10]" in error
     assert "offered by no installed game" in error
+
+
+def test_every_jurisdiction_has_online_rules_for_the_game_server() -> None:
+    from egm.config import all_jurisdictions
+
+    for name in all_jurisdictions():
+        online = load_jurisdiction(name).online
+        assert online.autoplay is False and online.limit_increase_cooling_off_h == 24
+        assert online.login_failures_lock == 3 and online.limit_periods == ["day", "week", "month"]
+        assert online.reality_check_minutes and online.abandoned_round_days >= 1
+
+
+@pytest.mark.parametrize(("line", "key"), [
+    ("limit_increase_cooling_off_h = 1", "online.limit_increase_cooling_off_h"),
+    ("login_failures_lock = 0", "online.login_failures_lock"),
+    ('limit_periods = ["day", "year"]', "online.limit_periods.1"),
+    ("reality_check_minutes = [30, 30]", "online.reality_check_minutes"),
+    ("reality_check_minutes = [1]", "online.reality_check_minutes.0"),
+    ('autoplay = "no"', "online.autoplay"),
+    ("abandoned_round_days = 1000", "online.abandoned_round_days"),
+    ("self_exclusion_days = [30]", "online.self_exclusion_days.0"),
+    ("jackpot = 1", "online.jackpot"),
+])
+def test_bad_online_rules_are_refused_naming_the_key(tmp_path, line: str, key: str) -> None:
+    from egm.config import JurisdictionConfig, jurisdiction_path, load_model
+
+    name = line.split(" = ")[0]
+    text = jurisdiction_path("generic").read_text(encoding="utf-8")
+    kept = [row for row in text.splitlines() if not row.startswith(f"{name} =")]
+    path = tmp_path / "j.toml"
+    path.write_text("\n".join(kept).replace("[online]", f"[online]\n{line}") + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as refused:
+        load_model(path, JurisdictionConfig)
+    assert f"'{key}'" in str(refused.value) and str(refused.value).count("\n") == 0
+
+
+def test_a_jurisdiction_without_an_online_table_gets_the_strict_defaults(tmp_path) -> None:
+    from egm.config import JurisdictionConfig, load_model
+
+    path = tmp_path / "j.toml"
+    path.write_text('name = "X"\nmin_rtp = 0.8\nmax_rtp = 1.0\n', encoding="utf-8")
+    online = load_model(path, JurisdictionConfig).online
+    assert (online.autoplay, online.limit_increase_cooling_off_h) == (False, 24)
+    assert online.login_failures_lock == 3

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from egm.clock import FakeClock
 from egm.config import CabinetConfig
-from hardware.core.config import ConfigError, DeviceConfig, DevicesConfig
+from hardware.core.config import DeviceConfig, DevicesConfig
 from hardware.factory import build_devices
 from hardware.interfaces import BillEscrowed, BillStacked, ButtonChanged, Door, DoorChanged
 from hardware.serial.id003_driver import Id003BillAcceptor
@@ -86,18 +87,14 @@ def test_serial_backend_over_socket_url() -> None:
     assert sim.initialized and not sim.inhibited
 
 
-def test_serial_backend_without_port_is_a_config_error() -> None:
-    config = CabinetConfig(devices=DevicesConfig(printer=DeviceConfig(backend="serial", protocol="tcl")))
-    with pytest.raises(ConfigError, match="devices.printer: backend 'serial' needs a port"):
-        build_devices(config)
+def test_serial_backend_without_port_is_refused_by_the_schema() -> None:
+    with pytest.raises(ValidationError, match="backend 'serial' needs a port"):
+        DevicesConfig(printer=DeviceConfig(backend="serial", protocol="tcl"))
 
 
-def test_unknown_protocol_is_a_config_error() -> None:
-    config = CabinetConfig(
-        devices=DevicesConfig(bill_acceptor=DeviceConfig(backend="serial", port="loop://", protocol="ccnet"))
-    )
-    with pytest.raises(ConfigError, match="protocol 'ccnet' is not supported"):
-        build_devices(config)
+def test_unknown_protocol_is_refused_by_the_schema() -> None:
+    with pytest.raises(ValidationError, match="protocol 'ccnet' is not supported"):
+        DevicesConfig(bill_acceptor=DeviceConfig(backend="serial", port="loop://", protocol="ccnet"))
 
 
 def test_emulator_controls_drive_the_simulators_through_the_wire() -> None:

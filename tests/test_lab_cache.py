@@ -1,20 +1,26 @@
-"""The lab's compiled code is cached under a key of its sources, so an edit never runs stale code."""
+"""The lab's compiled code is cached under a key of its sources, so an edit never runs stale code; the
+firmware's compiled code only in the process's private runtime cache (egm.jit)."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
-import numba
-
 from egm.config import PROJECT_ROOT
+from egm.jit import runtime_cache_dir
 from egm.lab.jit import kernel_cache_dir
 
 
-def test_numba_caches_under_the_key_of_the_current_sources() -> None:
-    import egm.games.dragon_poker.lab.kernel  # noqa: F401  (compiles or loads the kernel through numba's cache)
+def test_the_lab_caches_under_the_key_of_its_sources_and_firmware_in_the_private_runtime_cache() -> None:
+    from egm.games.dragon_poker.lab.kernel import _play
+    from egm.games.poker_tiles.engine import generate
 
-    assert Path(numba.config.CACHE_DIR) == kernel_cache_dir()
+    lab = Path(_play._cache.cache_path)
+    assert lab.is_relative_to(kernel_cache_dir())
+    assert lab.relative_to(kernel_cache_dir()).as_posix() == "egm/games/dragon_poker/lab"  # relocatable
+    firmware = Path(generate._cache.cache_path)
+    assert firmware == runtime_cache_dir() / "egm" / "games" / "poker_tiles"
+    assert runtime_cache_dir().stat().st_mode & 0o077 == 0  # no one else may write (or read) it
 
 
 def test_an_edit_to_any_kernel_source_or_the_house_way_tables_changes_the_key(tmp_path: Path) -> None:

@@ -178,7 +178,7 @@ def test_every_shipped_table_loads_through_the_rom(signed_tree: SignedTree, name
 
 @pytest.mark.parametrize(("old", "new", "key", "why"), [
     ("pair = 0\nthree_of_a_kind = 2", "three_of_a_kind = 2", "game.bonus_points", "no points for pair"),
-    ("natural_pair = 7", "natural_pair = -7", "game.pair_bonus.pays_to_one", "must be 0 or more"),
+    ("natural_pair = 7", "natural_pair = -7", "game.pair_bonus.pays_to_one.natural_pair", "greater than"),
 ], ids=["missing-rank", "negative-award"])
 def test_real_dragon_poker_schema_refuses_bad_awards(tmp_path: Path, old: str, new: str, key: str,
                                                       why: str) -> None:
@@ -193,11 +193,15 @@ def test_real_dragon_poker_schema_refuses_bad_awards(tmp_path: Path, old: str, n
     assert str(candidate) in str(info.value) and f"'{key}'" in str(info.value) and why in str(info.value)
 
 
+DENOMINATIONS = "denominations_cents = [1, 5, 25, 100]"
+
+
 @pytest.mark.parametrize(("table", "old", "new"), [
-    ("dragon-poker", "stake_points = 10", "stake_points = 9223372036854775807"),
-    ("dragon-poker", "two_jokers = 100", "two_jokers = 100000000000"),
-    ("poker-grid", "royal_flush = 50", "royal_flush = 10000000000"),
-], ids=["dragon-stake", "dragon-pair-bonus", "grid-award"])
+    # every pay within its schema's bounds (egm.games.bounds), the products past the meters
+    ("dragon-poker", DENOMINATIONS, DENOMINATIONS.replace("100]", "100, 999999999]")),
+    ("dragon-poker", DENOMINATIONS, DENOMINATIONS.replace("100]", "100, 90000000]")),
+    ("poker-grid", DENOMINATIONS, DENOMINATIONS.replace("100]", "100, 90000000]")),
+], ids=["dragon-stake", "dragon-win", "grid-win"])
 def test_a_table_whose_largest_win_does_not_fit_the_meters_is_refused(tmp_path: Path, table: str,
                                                                       old: str, new: str) -> None:
     text = (PROJECT_ROOT / f"paytables/{table}.toml").read_text()

@@ -7,6 +7,10 @@ which records what it was asked to play, so sound never stops the cabinet.
 
 from __future__ import annotations
 
+import contextlib
+import os
+from collections.abc import Iterator
+
 import numpy as np
 
 from egm.audio.synth import SAMPLE_RATE
@@ -31,7 +35,8 @@ class MixerSpeaker:
 
         self._pygame = pygame
         if not pygame.mixer.get_init():
-            pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, channels=1)
+            with quiet_stderr():
+                pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, channels=1)
         self._sounds: dict[str, pygame.mixer.Sound] = {}
         freq, _, channels = pygame.mixer.get_init()
         self._channels = channels
@@ -52,6 +57,21 @@ class MixerSpeaker:
             self._sounds[name] = sound
         sound.set_volume(volume)
         sound.play()
+
+
+@contextlib.contextmanager
+def quiet_stderr() -> Iterator[None]:
+    """The process's stderr (file descriptor 2) sent to /dev/null while the audio library looks for a
+    device: ALSA writes a dozen lines straight to it when there is none, and SDL's fallback is
+    silence anyway (SilentSpeaker)."""
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def open_speaker() -> Speaker:

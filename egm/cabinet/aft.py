@@ -7,8 +7,12 @@ together, before the reply acknowledges anything. So after a power cut at any in
 is either done and in the history, or it never happened; the host's interrogation (0x72 with
 transfer code 0xFF) answers with the last transfer in the history, and the host compares its
 transaction id. A transfer id already in the history moves nothing again: the machine answers
-0x81 (transaction id not unique) with the original transfer's amounts. The lock lives only while
-the power is on and expires after the host's timeout; while it stands, play and money in wait.
+0x81 (transaction id not unique) with the original transfer's amounts. SAS asks only that the
+last id be refused; this cabinet keeps every id that moved money (`sas_aft_ids`) for the transfer
+log's life (until a RAM clear) and answers 0x81 to any of them. A transfer in that the credit meter
+cannot take (`_credit_refusal`: the credit limit, or its digits) is refused with 0x84, as a note
+would be. The lock lives only while the power is on and expires after the host's timeout; while it
+stands, play and money in wait.
 Supported: in-house cashable transfers to the machine (type 0x00) and to the host (0x80); restricted
 and non-restricted promotional amounts, bonuses, debit and ticket transfers are refused (0x82/0x83).
 """
@@ -28,6 +32,7 @@ from .host_base import HostBase, LongPollHandler
 
 HISTORY = "sas_aft"  # record: the last transfers, newest first
 HISTORY_SIZE = 16
+SEEN_IDS = "sas_aft_ids"  # record: every transaction id that moved money, for the transfer log's life
 
 TO_MACHINE, TO_HOST = 0x00, 0x80
 TRANSFER_TYPES = (TO_MACHINE, TO_HOST)
@@ -104,6 +109,12 @@ class AftPart(HostBase):
         assert self.memory is not None
         return list(self.memory.get(HISTORY) or [])
 
+    def _seen_ids(self) -> list[str]:
+        """Every transaction id that moved money since the last RAM clear (older memories: the history's)."""
+        assert self.memory is not None
+        kept = self.memory.get(SEEN_IDS)
+        return list(kept) if kept is not None else [t["transaction_id"] for t in reversed(self._history())]
+
     def _can_transfer(self) -> bool:
         return self.state == "attract" and not self._standing_tilts() and self.memory is not None
 
@@ -151,6 +162,9 @@ class AftPart(HostBase):
         earlier = next((t for t in history if t["transaction_id"] == request.transaction_id), None)
         if earlier is not None:
             return self._transfer_reply({**earlier, "status": NOT_UNIQUE}, 0)
+        seen = self._seen_ids()
+        if request.transaction_id in seen:  # older than the history: refused all the same
+            return self._transfer_reply(self._record(request, NOT_UNIQUE, 0), 0)
         status, amount = self._check(request)
         if status not in (FULL, PARTIAL):
             return self._transfer_reply(self._record(request, status, 0), 0)
@@ -162,6 +176,7 @@ class AftPart(HostBase):
             tx.meters.add(meter, amount)
             tx.meters.add("current_credits", amount if request.transfer_type == TO_MACHINE else -amount)
             tx.set(HISTORY, [record, *history][:HISTORY_SIZE])
+            tx.set(SEEN_IDS, [*seen, request.transaction_id])
             tx.log(
                 "sas_aft_complete",
                 f"AFT {request.transaction_id}: {format_cents(amount)} {direction}.",
@@ -193,6 +208,8 @@ class AftPart(HostBase):
             return NOT_DENOMINATION, 0
         if request.cashable > sas.transfer_limit_cents:
             return OVER_LIMIT, 0
+        if request.transfer_type == TO_MACHINE and self._credit_refusal(request.cashable):
+            return OVER_LIMIT, 0  # the credit limit (or the meter's digits), the same check as a note's
         if request.transfer_type == TO_HOST:
             credits = self.memory.meters["current_credits"]
             if request.cashable > credits:

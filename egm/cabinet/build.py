@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from egm.boot_progress import DEVICES, MEMORY, ROM, BootProgress
 from egm.clock import Clock, SetClock, SystemClock
 from egm.config import PROJECT_ROOT, CabinetConfig, ConfigError, JurisdictionConfig, load_jurisdiction
 from egm.events import ACCEPTED, ButtonChanged, CashOut, Door, Result, StartGame
@@ -57,8 +59,10 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
         clock: Clock | None = None,
         rng_for_game: Callable[[int], Rng] | None = None,
         rom_check: Callable[[], Any] | None = None,
+        unavailable_games: Mapping[str, str] | None = None,
     ) -> None:
         self.config = config
+        self.unavailable_games = dict(unavailable_games or {})  # game id -> why it is out of service
         self.nvram_dir = Path(nvram_dir)
         self.games = dict(games)
         self.devices = devices
@@ -131,11 +135,14 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
         self.close()
 
     # --- boot --------------------------------------------------------------------------------------
-    def boot(self) -> Result:
-        """Power-up: self-test (ROM, wager memory), recover what a power cut interrupted, settle."""
+    def boot(self, progress: BootProgress | None = None) -> Result:
+        """Power-up: self-test (ROM, wager memory), recover what a power cut interrupted, settle.
+        `progress` shows the steps on the boot screen (build_cabinet showed the ROM and the games)."""
+        progress = progress or BootProgress()
         self.machine.trigger("power_on")
         self._open_doors = {d for d in Door if self.devices.doors.is_open(d)}
         self._run_rom_check("at power-up")
+        progress.running(MEMORY, "both copies, meters and the game in progress")
         try:
             self.memory = WagerMemory.open(
                 self.nvram_dir,
@@ -149,8 +156,11 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
         if self.memory is not None:
             self._apply_settings()
             self._power_up_records()
+        progress.done(MEMORY, "RAM ERROR: see the tilt" if self._ram_error else "both copies good")
+        progress.running(DEVICES)
         self._settle()
         self.poll_devices()  # the devices report in (the bill acceptor: what is in its path)
+        progress.done(DEVICES, f"{len(self.devices.all())} devices")
         return Result(True, f"booted into {self.state}")
 
     def _power_up_records(self) -> None:
@@ -175,6 +185,8 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
             )
             for problem in self._rom_problems:
                 tx.log("rom_error", f"ROM self-test failed: {problem}")
+            for game_id, sentence in self.unavailable_games.items():  # each power-up says it again
+                tx.log("game_unavailable", sentence, game_id=game_id)
 
         if not self._commit(powered_up):  # the memory failed under us: a RAM-error tilt
             return
@@ -239,6 +251,19 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
     handlers = {ButtonChanged: _button}
 
 
+def rom_id(manifest_path: Path) -> str:
+    """The signed ROM's id on the boot screen: the manifest's SHA-256 (its first 16 hex digits) and the
+    key id it names."""
+    from egm.rom import RomError
+    from egm.rom.manifest import read_manifest
+
+    try:
+        key = read_manifest(manifest_path).key_id
+        return f"{hashlib.sha256(manifest_path.read_bytes()).hexdigest()[:16]} / key {key}"
+    except (OSError, RomError):
+        return "unreadable"
+
+
 def build_cabinet(
     config: CabinetConfig,
     nvram_dir: Path | str,
@@ -248,17 +273,35 @@ def build_cabinet(
     clock: Clock | None = None,
     devices: Devices | None = None,
     root: Path = PROJECT_ROOT,
+    progress: BootProgress | None = None,
 ) -> Cabinet:
-    """A cabinet as configured: devices from config, each game with its pay table from the ROM.
+    """A cabinet as configured: devices from config, each game with its pay table from the ROM and its
+    compiled code from the ROM's verified build (egm.rom.compiled), prepared before it is offered.
 
-    A pay table the ROM refuses leaves its game out and stands as a ROM problem (a rom_error tilt).
+    A pay table the ROM refuses leaves its game out and stands as a ROM problem (a rom_error tilt);
+    one as signed that its game cannot play leaves only that game out (`unavailable_games`).
     Jurisdiction rules that do not load are a RomError: the cabinet does not start without its rules.
     `seed` gives deterministic replay (tests, lab); without it the RNG is seeded from the OS.
+    `progress` shows the ROM check and the games' preparation on the boot screen.
     """
     from egm.rom import RomError
     from egm.rom.catalogue import load_games
+    from egm.rom.compiled import configured_compiled_root, install_catalogue_code, prepare_games, recheck
 
-    catalogue = load_games(config, root=root, game_ids=game_ids)
+    progress = progress or BootProgress()
+    progress.running(ROM, "program ROM, pay tables and compiled code")
+    compiled_root = configured_compiled_root(config, root)
+    catalogue, compiled = install_catalogue_code(load_games(config, root=root, game_ids=game_ids),
+                                                 compiled_root)
+    progress.rom_id = rom_id(catalogue.manifest_path)
+    progress.done(ROM, "FAILED: see the ROM error" if catalogue.refused else "program ROM, pay tables and "
+                  "compiled code verified")
+    if compiled is not None:
+        prepare_games(catalogue.games, compiled, progress)
+
+    def rom_check() -> Any:
+        return recheck(catalogue, compiled_root)
+
     try:
         jurisdiction = load_jurisdiction(config.jurisdiction)
     except ConfigError as exc:  # the rules are firmware: without them the cabinet cannot start at all
@@ -272,5 +315,6 @@ def build_cabinet(
         jurisdiction=jurisdiction,
         clock=clock,
         rng_for_game=seeded_rng(seed) if seed is not None else None,
-        rom_check=catalogue.rom_check,
+        rom_check=rom_check,
+        unavailable_games=catalogue.unavailable,
     )

@@ -30,6 +30,8 @@ from egm.config import CabinetConfig, JurisdictionConfig
 from egm.events import Door, Result
 from egm.games.base import Game, Round
 from egm.memory.store import AccountingBreach, RamError, Transaction, WagerMemory
+from egm.meters import METER_DIGITS, ROLLOVER
+from egm.money import format_cents
 from egm.rng import Rng
 from hardware.factory import Devices
 from hardware.interfaces import LampState
@@ -80,6 +82,7 @@ class CabinetPart:
     _faults: dict[tuple[str, str], str]
     _attendant_key_on: bool  # the attendant key switch is turned on now (service.ServicePart)
     _warnings: dict[tuple[str, str], str]
+    unavailable_games: dict[str, str]  # game id -> why it is out of service (its pay table cannot be played)
     credit_limit_cents: int  # the credit limit in force (settings.SettingsPart), 0: none
     default_denomination_cents: int  # shown until the player chooses (settings.SettingsPart)
     denomination_cents: int  # the denomination in force (play.PlayPart)
@@ -109,6 +112,19 @@ class CabinetPart:
     def credits_cents(self) -> int:
         return self.memory.meters["current_credits"] if self.memory else 0
 
+    def _credit_refusal(self, amount_cents: int) -> str:
+        """Why the credit meter cannot take `amount_cents` more now, or "". The one check of every way
+        credit comes in (a note, a ticket, a host-authorised ticket, an AFT transfer in), asked before
+        the item is stacked or the transfer acknowledged; a note or ticket pending counts as credit."""
+        pending = self.memory.get("bill") if self.memory else None
+        held = self.credits_cents + (pending["amount_cents"] if pending else 0)
+        limit = self.credit_limit_cents
+        if limit and held + amount_cents > limit:
+            return f"That would take your credit past this machine's limit of {format_cents(limit)}"
+        if held + amount_cents >= ROLLOVER:
+            return f"That would take your credit past the {METER_DIGITS} digits of the credit meter"
+        return ""
+
     @property
     def game_id(self) -> str | None:
         record = self.memory.get("game") if self.memory else None
@@ -127,6 +143,7 @@ class CabinetPart:
             "denominations_cents": self.player_denominations(),
             "accounting_denomination_cents": self.config.denomination_cents,
             "games": list(self.games),
+            "games_unavailable": dict(self.unavailable_games),  # game id -> why it is out of service
             "selected_game": self.selected_game,
             "meters": memory.meters.to_record() if memory else None,
             "game": self._round_snapshot(),

@@ -87,14 +87,9 @@ class CreditInPart(CabinetPart):
                     "it was returned.",
                 )
             pending = {"barcode": None, "amount_cents": event.amount_cents}
-        limit = self.credit_limit_cents
-        if limit and self.credits_cents + pending["amount_cents"] > limit:
+        if refusal := self._credit_refusal(pending["amount_cents"]):
             acceptor.return_escrow()
-            return self._refuse(
-                event,
-                f"That would take your credit past this machine's limit of {format_cents(limit)}; it was "
-                "returned. Play or cash out first.",
-            )
+            return self._refuse(event, f"{refusal}; it was returned. Play or cash out first.")
         if not self._commit(lambda tx: tx.set("bill", pending)):
             acceptor.return_escrow()  # not committed: giving it back agrees with the memory
             return Result(False, self._tilt_detail())

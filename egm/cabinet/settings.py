@@ -18,7 +18,8 @@ logs the old and the new value.
   the cabinet's clock, not an accounting value). The log keeps its order by sequence number, so a
   clock set back makes later entries carry earlier times, never reorders them; the change's entry
   says so. Tickets keep the expiry date printed on them: a clock set forward may put an unredeemed
-  ticket past it (the entry counts them), a clock set back gives it longer;
+  ticket past it (the entry counts them), a clock set back gives it longer. No change deletes a
+  ticket's record: each starts the wait of `egm.memory.ticket_retention` again;
 * the bet levels of each game (`SetBetLevels`, "bet_levels": {game id: [credits]}): a subset of its
   pay table's bets_credits, at least one; changed only between games. A disabled level is refused
   when a game starts, before any money moves, and the shell's BET ONE and MAX BET offer only the
@@ -43,6 +44,7 @@ from typing import Any
 from egm.config import ConfigError, JurisdictionConfig, all_jurisdictions, load_jurisdiction
 from egm.events import ACCEPTED, ChangeSetting, RamClear, Result, SetBetLevels, SetDateTime, SetJurisdiction
 from egm.memory.store import Transaction
+from egm.memory.ticket_retention import CLOCK_RECORD, clock_set
 from egm.money import format_cents, levels_text, listed
 
 from .core import CabinetPart
@@ -285,6 +287,7 @@ class SettingsPart(CabinetPart):
 
         def change(tx: Transaction) -> None:
             tx.set("settings", {**memory.get("settings", {}), CLOCK_OFFSET: offset_us})
+            tx.set(CLOCK_RECORD, clock_set(new))  # no ticket record goes until the clock has stood a while
             tx.log(kind, message, setting="date_time", old=old.isoformat(), new=new.isoformat(),
                    set_back=new < old, tickets_now_expired=expired)
 

@@ -15,6 +15,11 @@ code 0x00 with an amount) credits it: the pending credit is committed, then the 
 ticket, and the credit lands when the acceptor confirms the stack (exception 0x68), as for bills. A
 refusal (0x80-0x8F), a timeout or a lost link returns the ticket, and no credit moves. 0x71 with
 code 0xFF asks how the redemption went.
+Before anything is committed the authorisation is checked against the cabinet's own knowledge: a
+ticket this cabinet issued whose record says redeemed is refused (0x80) whatever the host says, and
+logged as a host fault (`sas_host_fault`, exception 0x20); an amount the credit meter cannot take
+(`_credit_refusal`: the credit limit, or its digits) is refused with 0x84. Either way the ticket is
+returned before it is stacked.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import Any, ClassVar
 from egm.events import ACCEPTED, BillEscrowed, Result
 from egm.memory.store import Transaction
 from egm.money import format_cents
+from egm.payout.tickets import spoken_time
 from hardware.serial.sas_protocol import BcdError, bcd, encode_reply, from_bcd
 
 from .host_base import HostBase, LongPollHandler
@@ -41,7 +47,7 @@ CASHABLE = 0x00
 REDEEMED, PENDING, REJECTED, TIMED_OUT, LINK_DOWN, NO_TICKET = 0x00, 0x40, 0x80, 0x88, 0x89, 0xFF
 BAD_AMOUNT, AMOUNT_LIMIT, NOT_DENOMINATION, NOT_NOW = 0x83, 0x84, 0x85, 0x87
 STATUS_OF = {"pending": PENDING, "redeemed": REDEEMED, "rejected": REJECTED, "timed_out": TIMED_OUT,
-             "link_down": LINK_DOWN}
+             "link_down": LINK_DOWN, "amount_limit": AMOUNT_LIMIT}
 
 
 def _barcode_bcd(barcode: str) -> bytes:
@@ -237,6 +243,17 @@ class TitoPart(HostBase):
             return self._redemption_reply(NOT_DENOMINATION, amount, record["barcode"])
         if self.memory.get("bill") is not None:
             return self._redemption_reply(NOT_NOW, amount, record["barcode"])
+        barcode = record["barcode"]
+        own = self.memory.tickets.get(barcode)
+        if own is not None and own["status"] != "issued":  # the cabinet's record outranks the host's word
+            fault = (f"The host authorised ticket {barcode} for {amount} cents, but this cabinet issued it "
+                     f"and it was already redeemed on {spoken_time(own.get('redeemed_at'))}: refused, "
+                     "a host fault.")
+            self._end_redemption(record, "rejected", "this cabinet's record says it was redeemed", fault)
+            return self._redemption_reply(REJECTED, amount, barcode)
+        if refusal := self._credit_refusal(amount):
+            self._end_redemption(record, "amount_limit", f"the host authorised {amount} cents. {refusal}")
+            return self._redemption_reply(AMOUNT_LIMIT, amount, barcode)
         authorised = {**record, "status": "pending", "amount_cents": amount}
         pending = {"barcode": record["barcode"], "amount_cents": amount, "host": True}
 
@@ -261,12 +278,15 @@ class TitoPart(HostBase):
         body = bytes([status]) + bcd(amount, 5) + b"\x00" + (_barcode_bcd(barcode) if barcode else b"")
         return encode_reply(self._sas_address(), 0x71, bytes([len(body)]) + body)
 
-    def _end_redemption(self, record: Mapping[str, Any], status: str, why: str) -> None:
-        """The ticket goes back to the player: no credit."""
+    def _end_redemption(self, record: Mapping[str, Any], status: str, why: str, host_fault: str = "") -> None:
+        """The ticket goes back to the player: no credit (a host fault, when given, is logged with it:
+        exception 0x20)."""
         ended = {**record, "status": status}
 
         def end(tx: Transaction) -> None:
             tx.set(REDEMPTION, ended)
+            if host_fault:
+                tx.log("sas_host_fault", host_fault, barcode=record["barcode"])
             tx.log("sas_ticket_returned", f"Ticket {record['barcode']} returned: {why}; nothing credited.")
 
         if self._commit(end):

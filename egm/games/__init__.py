@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -102,3 +102,9 @@ def game_class(game_id: str) -> type[Game]:
 
 def paytable_model(game_id: str) -> type[BaseModel]:
     return descriptor_of(game_id).paytable_model.load()
+
+
+def strategies(game_id: str) -> Collection[str] | None:
+    """The strategy names a game's pay tables may give, or None when the game does not say."""
+    ref = descriptor_of(game_id).strategies
+    return None if ref is None else ref.load()

@@ -376,3 +376,9 @@ class Game(ABC):
     @abstractmethod
     def restore(self, record: Mapping[str, Any]) -> Round:
         """Rebuild a round from `Round.to_record()`."""
+
+    def prepare(self) -> None:
+        """Make the game ready to play at once, before the cabinet offers it: load (or compile) the
+        compiled code a round calls, so that no customer waits for it (egm.rom.compiled). A game without
+        compiled code has nothing to prepare."""
+        return None

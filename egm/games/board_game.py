@@ -18,6 +18,10 @@ from typing import Any, ClassVar
 
 from egm.games.base import Game, Outcome, Round, RoundView, Wager
 from egm.games.margin import margin_of, place_of, result_code, result_of, result_text
+from egm.rng import Rng
+
+PRACTICE_SEED = 1  # the practice round's deal (any deal reaches every compiled function)
+PRACTICE_DECISIONS = 2  # the customer's turns played, with the machine turns between them
 
 
 class StakeInUnits:
@@ -55,6 +59,18 @@ class BoardGame(Game):
     def default_wager(self, denom_cents: int) -> Wager:
         bet = self.paytable.header.default_bet_credits
         return Wager(bet_credits=bet, stake_credits=bet * self.rules.stake_bets, denom_cents=denom_cents)
+
+    def practice(self, decisions: int = PRACTICE_DECISIONS) -> None:
+        """A game's `prepare` for compiled code: play a practice round's first `decisions` reference
+        decisions (and the machine turns between them) on a fixed seed, so every compiled function a
+        round calls, with the argument types it calls it with, is loaded (or compiled). No money, no
+        wager memory: the round is thrown away."""
+        denom = self.paytable.header.denominations_cents[0]
+        round_ = self.new_round(self.default_wager(denom), Rng.from_seed(PRACTICE_SEED), {})
+        for _ in range(decisions):
+            if round_.finished:
+                break
+            round_.decide(round_.reference_decision())
 
     def opponent_count(self, asked: int | None) -> int:
         """The opponents of a new round: `asked`, or the pay table's `opponents_default` when None;

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.resources
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -92,6 +92,8 @@ class GameDescriptor:
     title: the name players see (the menu, the attract screen, the window).
     game: the `egm.games.base.Game` subclass, built from a pay table.
     paytable_model: the pydantic model of the `[game]` table of its pay tables (checked by the ROM).
+    strategies: the names its pay tables may give as `[paytable] strategy` (its machine strategies or
+      house ways); the ROM refuses any other. None: not checked.
     scene: its table scene, an `egm.video.scene.Scene` subclass built with `Scene(res)`; None shows
       the generic table (step, result, and the auto-play button), so a game is playable before it
       has art.
@@ -116,6 +118,7 @@ class GameDescriptor:
     title: str
     game: Ref[type[Game]]
     paytable_model: Ref[type[BaseModel]]
+    strategies: Ref[Collection[str]] | None = None
     scene: Ref[type[Scene]] | None = None
     attract: Ref[DrawArt] | None = None
     tile: Ref[DrawArt] | None = None

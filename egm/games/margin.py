@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from pydantic import Field
 
 from egm.config import Strict
+from egm.games.bounds import MAX_MARGIN, Units
 
 RESULT_TITLES = {"win": "YOU WIN BY", "tie": "A TIE", "loss": "YOU LOSE BY"}
 RESULT_CODES = {"win": "W", "tie": "T", "loss": "L"}
@@ -29,8 +30,8 @@ RESULT_CODES = {"win": "W", "tie": "T", "loss": "L"}
 class MarginTier(Strict):
     """A margin of at least `min_margin` (negative: a loss by at most -min_margin) pays `pays` units."""
 
-    min_margin: int
-    pays: int = Field(ge=0)
+    min_margin: int = Field(ge=-MAX_MARGIN, le=MAX_MARGIN)
+    pays: Units
 
 
 def tier_reached(tiers: Sequence[MarginTier], margin: int) -> MarginTier | None:

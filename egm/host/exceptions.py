@@ -27,6 +27,7 @@ from typing import Any
 CAPACITY = 64
 
 NO_ACTIVITY = 0x00
+GENERAL_TILT = 0x20  # SAS: for a fault no other code names; here the host's word against the cabinet's record
 SLOT_DOOR_OPENED, SLOT_DOOR_CLOSED = 0x11, 0x12
 CARD_CAGE_OPENED, CARD_CAGE_CLOSED = 0x15, 0x16
 AC_POWER_APPLIED, AC_POWER_LOST = 0x17, 0x18
@@ -71,6 +72,7 @@ PRIORITY: dict[int, int] = {
     PRINTER_PAPER_OUT: 1,
     PRINTER_CARRIAGE_JAMMED: 1,
     SYSTEM_VALIDATION_REQUEST: 2,
+    GENERAL_TILT: 2,
     TICKET_INSERTED: 2,
     TICKET_TRANSFER_COMPLETE: 2,
     TICKET_PRINTED: 2,
@@ -120,6 +122,7 @@ SIMPLE_EVENTS = {  # event-log kind -> exception
     "cash_out": CASH_OUT_PRESSED,
     "sas_ticket_inserted": TICKET_INSERTED,
     "sas_aft_complete": AFT_TRANSFER_COMPLETE,
+    "sas_host_fault": GENERAL_TILT,
 }
 
 

@@ -1,5 +1,5 @@
-"""numba's `njit` for the lab's kernels, with the on-disk cache keyed by the kernel sources (`egm.jit`
-says why; the engine's own compiled hot paths share the same cache and key)."""
+"""numba's `njit` for the lab's kernels. `egm.jit` says where their compiled code is cached (the lab's
+own folder, keyed by the sources, not firmware) and why the firmware's is not."""
 
 from egm.jit import LAB_DIR, kernel_cache_dir, njit
 

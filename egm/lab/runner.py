@@ -182,7 +182,12 @@ def _drive(chunks: list[Chunk], submit: Submit, window: int, progress: _Progress
 
 def run(game_id: str, paytable: Any, strategy: str, chunks: list[Chunk], *, workers: int = 0,
         scheduler: str | None = None, progress: bool = False, label: str = "") -> RunResult:
-    """Run the chunks (all cores by default; 1 worker runs in this process) and merge them in order."""
+    """Run the chunks (all cores by default; 1 worker runs in this process) and merge them in order.
+    The game's compiled firmware code comes from the ROM's verified build when there is one for this CPU
+    (forked workers inherit it); otherwise it compiles here."""
+    from egm.rom.compiled import install_configured_build
+
+    install_configured_build()
     workers = workers or os.cpu_count() or 1
     bar = _Progress(sum(c.games for c in chunks), label, progress)
     start = time.perf_counter()

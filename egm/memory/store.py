@@ -4,7 +4,7 @@ Layout. The NVRAM directory holds two copies, `copy-a.db` and `copy-b.db`, a `se
 Each copy holds:
   records  named critical records (meters, game in progress, pending cash-out / bill / hand pay,
            pools, standing tilts, ticket key, generation), one JSON payload each
-  tickets  tickets this cabinet issued (kept while redeemable, and always the last 35)
+  tickets  tickets this cabinet issued (kept as `egm.memory.ticket_retention` says)
   recall   the last N finished games (N = jurisdiction recall depth)
   events   the event log, a ring of config.event_log_size entries
 Every row carries an HMAC-SHA256 integrity code over (table, key, payload). The `generation` record
@@ -59,12 +59,12 @@ from typing import Any
 
 from egm.clock import Clock
 from egm.memory.seal import SEAL_FILE, Seal, SealDamaged, SealWriter, fsync_directory, read_seal
+from egm.memory.ticket_retention import CLOCK_RECORD, TICKETS_KEPT, tickets_to_prune, watched
 from egm.meters import MeterError, Meters
 
 COPY_FILES = ("copy-a.db", "copy-b.db")
 LOCK_FILE = "lock"
 TABLES = ("records", "tickets", "recall", "events")
-TICKETS_KEPT = 35
 CHECKPOINT_EVERY = 64  # transactions between background WAL checkpoints
 SCHEMA_VERSION = 2
 INTEGRITY_KEY = hashlib.sha256(b"EGM wager memory record integrity, schema 1").digest()
@@ -646,8 +646,16 @@ class WagerMemory:
         breach = tx.meters.breach_since(self.meters)
         if breach:
             raise AccountingBreach(f"{breach}; not committed")
+        tickets = {**self.tickets, **tx.tickets}
+        watch, pruned = tx.records.get(CLOCK_RECORD), {}
+        if watch is None:  # (a transaction that sets the clock gives the watch itself, and prunes nothing)
+            watch = watched(self._records.get(CLOCK_RECORD), tx.now)
+            pruned = tickets_to_prune(tickets, watch, tx.now)
+        for vn, sentence in pruned.items():
+            tx.log("ticket_pruned", sentence, validation_number=vn)
         records = dict(tx.records)
         records["meters"] = tx.meters.to_record()
+        records[CLOCK_RECORD] = watch
         upserts: list[tuple[str, object, str, bytes]] = []  # table, key, payload, MAC
         deletes: list[tuple[str, object]] = []
 
@@ -675,10 +683,9 @@ class WagerMemory:
             upsert("events", self._next_event + offset, event)
         for offset, game in enumerate(tx.recall):
             upsert("recall", self._next_recall + offset, game)
-        tickets = {**self.tickets, **tx.tickets}
         for vn, ticket in tx.tickets.items():
             upsert("tickets", vn, ticket)
-        for vn in self._expired_tickets(tickets):
+        for vn in pruned:
             deletes.append(("tickets", vn))
             del tickets[vn]
         next_event = self._next_event + len(tx.events)
@@ -759,13 +766,3 @@ class WagerMemory:
             return
         with suppress(OSError):  # if the seal cannot be written either, the commit rule still holds
             self._seal_writer.write(self._seal.advanced(ram_error=message))
-
-    def _expired_tickets(self, tickets: dict[str, dict[str, Any]]) -> list[str]:
-        """Tickets no longer worth keeping: outside the last 35 and redeemed or past expiry."""
-        now = self.clock.now().isoformat()
-        ordered = sorted(tickets.values(), key=lambda t: t["sequence"], reverse=True)
-        return [
-            t["validation_number"]
-            for t in ordered[TICKETS_KEPT:]
-            if t["status"] != "issued" or t["expires_at"] < now
-        ]

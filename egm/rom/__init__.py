@@ -5,7 +5,7 @@ menu; `load_paytable()` is the only way a game obtains its pay table. See docs/r
 """
 
 from egm.rom.manifest import FIRMWARE_DIRS, RomCheck, RomProblem, configured_paths, verify_rom
-from egm.rom.paytable import PayTable, PaytableError, PaytableHeader, load_paytable
+from egm.rom.paytable import PayTable, PaytableError, PaytableHeader, PaytableInvalid, load_paytable
 from egm.rom.signing import DEVELOPMENT_KEY_ID, RomError
 
 __all__ = [
@@ -13,6 +13,7 @@ __all__ = [
     "FIRMWARE_DIRS",
     "PayTable",
     "PaytableError",
+    "PaytableInvalid",
     "PaytableHeader",
     "RomCheck",
     "RomError",

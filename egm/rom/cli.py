@@ -38,7 +38,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         parser.add_argument("--passphrase-env", metavar="VAR",
                             help="read the private key's passphrase from the environment variable VAR")
 
-    add("build", "write the manifest (unsigned) of every firmware file", _build)
+    build = add("build", "write the manifest (unsigned) of every firmware file, and compile the games' "
+                "code for this CPU (unsigned until 'egm rom sign')", _build)
+    build.add_argument("--no-compile", action="store_true",
+                       help="the manifest only (the compiled code is a separate build per CPU type)")
     sign = add("sign", "sign the manifest, or one file with --detached, with an Ed25519 private key", _sign)
     sign.add_argument("--key", type=Path, required=True, help="private key file (PEM), e.g. PREFIX.key")
     sign.add_argument("--detached", type=Path, metavar="FILE",
@@ -86,16 +89,31 @@ def _passphrase(args: argparse.Namespace, *, new_key: bool = False) -> bytes | N
                            confirm=new_key)
 
 
+def _compiled_root(args: argparse.Namespace) -> Path:
+    from egm.config import load_cabinet_config
+    from egm.rom.compiled import configured_compiled_root
+
+    return configured_compiled_root(load_cabinet_config(args.config), args.root)
+
+
 def _build(args: argparse.Namespace) -> int:
+    from egm.rom.compiled import build_compiled_code
     from egm.rom.manifest import write_manifest
     from egm.rom.signing import RomError
 
     path = _manifest_path(args)
     try:
         manifest = write_manifest(path, args.root)
+        print(f"{path}: {len(manifest.files)} files; unsigned until 'egm rom sign --key PATH'")
+        if not args.no_compile:
+            print("compiling the games' code for this CPU (minutes the first time)...", flush=True)
+            from egm.config import DEFAULT_CABINET_CONFIG
+
+            config = args.config or DEFAULT_CABINET_CONFIG
+            directory = build_compiled_code(args.root, _compiled_root(args), config)
+            print(f"{directory}: compiled code for this CPU; unsigned until 'egm rom sign --key PATH'")
     except RomError as exc:
         return _fail(str(exc))
-    print(f"{path}: {len(manifest.files)} files; unsigned until 'egm rom sign --key PATH'")
     return 0
 
 
@@ -109,9 +127,13 @@ def _sign(args: argparse.Namespace) -> int:
             sig_path, key_id = sign_file(args.detached, args.key, passphrase)
             print(f"{sig_path}: signed with key {key_id}")
         else:
+            from egm.rom.compiled import sign_compiled
+
             path = _manifest_path(args)
             key_id = sign_manifest(path, args.key, passphrase)
             print(f"{path}: signed with key {key_id}")
+            for build in sign_compiled(_compiled_root(args), args.key, passphrase):
+                print(f"{build}: signed with key {key_id}")
     except RomError as exc:
         return _fail(str(exc))
     return 0
@@ -128,6 +150,14 @@ def _verify(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     check = verify_rom(args.root, args.trusted_keys or trusted, args.manifest or manifest)
     problems = [str(p) for p in check.problems]
+    if check.ok:  # the compiled code is checked against the verified manifest's sources
+        from egm.rom.compiled import check_compiled, firmware_of
+        from egm.rom.manifest import read_manifest
+
+        compiled = check_compiled(args.root, _compiled_root(args), args.trusted_keys or trusted,
+                                  firmware_of(read_manifest(args.manifest or manifest)))
+        problems.extend(str(p) for p in compiled.problems)
+        print(compiled.sentence())
     if check.ok and kiosk and check.is_development_key:  # as the cabinet's own ROM check decides
         problems.append("kiosk mode refuses the development signing key; install a production-signed ROM")
     for problem in problems:

@@ -13,7 +13,7 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import (
     BaseModel,
@@ -27,6 +27,7 @@ from pydantic import (
 
 from egm import games
 from egm.config import PROJECT_ROOT, Strict, format_validation_error
+from egm.games.bounds import MAX_BET_CREDITS
 from egm.meters import METER_DIGITS, ROLLOVER
 from egm.rom.manifest import load_verified_manifest, resolve_paths
 from egm.rom.signing import (
@@ -42,6 +43,10 @@ class PaytableError(RomError):
     """A pay table is unsigned, tampered with, or breaks its schema. The message names file and key."""
 
 
+class PaytableInvalid(PaytableError):
+    """A pay table as signed, but its schema refuses it: only its own game is out of service."""
+
+
 class PaytableHeader(Strict):
     """The `[paytable]` table every pay table has."""
 
@@ -49,9 +54,9 @@ class PaytableHeader(Strict):
     version: str = Field(min_length=1)
     game: str
     strategy: str | None = Field(default=None, min_length=1)  # house-way / machine-strategy version
-    denominations_cents: list[PositiveInt] = Field(min_length=1)
-    bets_credits: list[PositiveInt] = Field(min_length=1)
-    default_bet_credits: PositiveInt
+    denominations_cents: list[Annotated[int, Field(ge=1, lt=ROLLOVER)]] = Field(min_length=1, max_length=100)
+    bets_credits: list[Annotated[int, Field(ge=1, le=MAX_BET_CREDITS)]] = Field(min_length=1, max_length=100)
+    default_bet_credits: int = Field(ge=1, le=MAX_BET_CREDITS)
     max_win_cents: PositiveInt = Field(lt=ROLLOVER)  # fits the meters
     description: str = ""
 
@@ -137,33 +142,43 @@ def parse_paytable(path: Path, data: bytes) -> tuple[PaytableHeader, BaseModel]:
     try:
         document: dict[str, Any] = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PaytableError(f"{path}: not valid TOML ({exc}); fix the syntax") from exc
+        raise PaytableInvalid(f"{path}: not valid TOML ({exc}); fix the syntax") from exc
     try:
         header = _HeaderDocument.model_validate(document).paytable
         try:
             rules_model = games.paytable_model(header.game)
         except ImportError as exc:
-            raise PaytableError(f"{path}: key 'paytable.game': the pay-table schema of game "
+            raise PaytableInvalid(f"{path}: key 'paytable.game': the pay-table schema of game "
                                 f"'{header.game}' is not installed ({exc})") from exc
         full = create_model("PaytableDocument", __base__=Strict, paytable=(PaytableHeader, ...),
                             game=(rules_model, ...))
         rules = full.model_validate(document).game  # type: ignore[attr-defined]
     except ValidationError as exc:
-        raise PaytableError(format_validation_error(path, exc)) from exc
+        problems = format_validation_error(path, exc).splitlines()  # one sentence: the first, counted
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        raise PaytableInvalid(problems[0] + more) from exc
+    allowed = games.strategies(header.game)
+    if allowed is not None and header.strategy not in allowed:
+        raise PaytableInvalid(f"{path}: key 'paytable.strategy': '{header.strategy}' is not a {header.game} "
+                            f"strategy; use one of {sorted(allowed)}")
     _check_fits_the_meters(path, header, rules)
     return header, rules
 
 
 def _check_fits_the_meters(path: Path, header: PaytableHeader, rules: BaseModel) -> None:
-    """Refuse a pay table whose largest win (at its largest bet and denomination) the meters cannot
-    count: it would be metered modulo the rollover. A game declares the bound as
+    """Refuse a pay table whose largest stake or win (at its largest bet and denomination) the meters
+    cannot count: it would be metered modulo the rollover. A game declares the bound as
     `largest_win_credits(bet_credits)` on its rules."""
+    stake = max(header.bets_credits) * getattr(rules, "stake_bets", 1) * max(header.denominations_cents)
+    if stake >= ROLLOVER:
+        raise PaytableInvalid(f"{path}: refused, its largest stake ({stake} cents at the largest bet and "
+                            f"denomination) does not fit the {METER_DIGITS}-digit meters; lower it")
     largest = getattr(rules, "largest_win_credits", None)
     if largest is None:
         return
     cents = largest(max(header.bets_credits)) * max(header.denominations_cents)
     if cents >= ROLLOVER:
-        raise PaytableError(f"{path}: refused, its largest win ({cents} cents at the largest bet and "
+        raise PaytableInvalid(f"{path}: refused, its largest win ({cents} cents at the largest bet and "
                             f"denomination) does not fit the {METER_DIGITS}-digit meters; lower its pays")
 
 
@@ -186,6 +201,16 @@ def load_paytable(
     except OSError as exc:
         raise PaytableError(f"{path}: cannot read the pay table ({exc.strerror}); check the path") from exc
     _check_signed(path, data, root, trusted_keys, manifest_path)
+    return _paytable(path, data)
+
+
+def practice_paytable(path: Path) -> PayTable:
+    """A pay table read WITHOUT its signature check: only for `egm rom build`, which plays practice
+    rounds with it to compile the games' code before the ROM is signed (no money, no cabinet)."""
+    return _paytable(path, path.read_bytes())
+
+
+def _paytable(path: Path, data: bytes) -> PayTable:
     header, rules = parse_paytable(path, data)
     return PayTable(id=header.id, version=header.version, game=header.game,
                     sha256=hashlib.sha256(data).hexdigest(), path=path, header=header, rules=rules)

@@ -8,6 +8,7 @@ from the operator menu's SHUT DOWN.
 
 from __future__ import annotations
 
+import functools
 import signal
 import time
 from dataclasses import dataclass
@@ -15,13 +16,10 @@ from pathlib import Path
 
 import pygame
 
-from egm.audio.controller import AudioController
-from egm.audio.speaker import open_speaker
-from egm.cabinet import build_cabinet
-from egm.clock import SystemClock
+from egm.audio.speaker import open_speaker, quiet_stderr
+from egm.boot_progress import BootProgress
 from egm.config import CabinetConfig
-from egm.host.serve import serve_host_until
-from egm.video.controller import VideoController
+from egm.video.boot_screen import BootScreen
 from egm.video.script import SHOT, Script
 
 
@@ -69,43 +67,62 @@ def window_size(config: CabinetConfig, desktops: list[tuple[int, int]]) -> tuple
 
 
 def run(options: RunOptions) -> int:
-    """Boot the cabinet and run the display loop until quit (emulator) or shutdown (kiosk)."""
-    pygame.init()
-    size = open_display(options.config, options.kiosk).get_size()
-    clock = SystemClock()
-    cabinet = build_cabinet(options.config, options.nvram, seed=options.seed, clock=clock)
-    cabinet.boot()
-    audio = AudioController(open_speaker(), options.config.audio)
-    video = VideoController(
-        cabinet, cabinet.devices, options.config, clock, audio, kiosk=options.kiosk, size=size
-    )
-    frame_s = 1 / options.config.display.fps
-    script = options.script
-    default_sigterm = signal.signal(signal.SIGTERM, _stop_requested)
+    """Show the boot screen, boot the cabinet, and run the display loop until quit (emulator) or
+    shutdown (kiosk). SIGTERM ends the boot at its next step, or the loop, as a clean shutdown."""
+    pygame.display.init()  # the window first: the boot screen is its first frame
+    window = open_display(options.config, options.kiosk)
+    boot_screen = BootScreen(window)
+    progress = BootProgress(shown=boot_screen.show)
+    progress.shown(progress)
+    with quiet_stderr():  # the audio library's search for a sound device is noisy when there is none
+        pygame.init()
+    default_sigterm = signal.signal(signal.SIGTERM, functools.partial(_stop_requested, progress))
     try:
-        with cabinet.running():  # a quit is a clean shutdown, an exception a software fault
-            while video.running:
-                frame_due = time.monotonic() + frame_s
-                if script is not None:
-                    for event in script.due(clock.monotonic(), video.viewport):
-                        pygame.event.post(event)
-                    if script.done and not pygame.event.peek():
-                        video.running = False
-                for event in pygame.event.get():
-                    if event.type == SHOT:  # the window as the input before it left it, before what follows
-                        video.update()
-                        video.present(pygame.display.get_surface())
-                        pygame.display.flip()
-                        save_shot(Path(event.path), pygame.display.get_surface(), video.res.kit.drawn)
-                    else:
-                        video.process(event)
-                video.update()
-                video.present(pygame.display.get_surface())
-                pygame.display.flip()
-                serve_host_until(cabinet, frame_due)  # the frame's spare time answers the casino host
+        return _run(options, window.get_size(), boot_screen, progress)
     finally:
         signal.signal(signal.SIGTERM, default_sigterm)
         pygame.quit()
+
+
+def _run(options: RunOptions, size: tuple[int, int], boot_screen: BootScreen, progress: BootProgress) -> int:
+    # Imported once the boot screen is up: the cabinet, its games and the shell take seconds to load.
+    from egm.audio.controller import AudioController
+    from egm.cabinet import build_cabinet
+    from egm.clock import SystemClock
+    from egm.host.serve import serve_host_until
+    from egm.video.controller import VideoController
+
+    clock = SystemClock()
+    cabinet = boot_screen.run(progress, lambda: build_cabinet(
+        options.config, options.nvram, seed=options.seed, clock=clock, progress=progress))
+    with cabinet.running():  # a quit is a clean shutdown, an exception a software fault
+        cabinet.boot(progress)
+        progress.finish()  # from now on a stop ends the loop at once
+        audio = AudioController(open_speaker(), options.config.audio)
+        video = VideoController(
+            cabinet, cabinet.devices, options.config, clock, audio, kiosk=options.kiosk, size=size
+        )
+        frame_s = 1 / options.config.display.fps
+        script = options.script
+        while video.running:
+            frame_due = time.monotonic() + frame_s
+            if script is not None:
+                for event in script.due(clock.monotonic(), video.viewport):
+                    pygame.event.post(event)
+                if script.done and not pygame.event.peek():
+                    video.running = False
+            for event in pygame.event.get():
+                if event.type == SHOT:  # the window as the input before it left it, before what follows
+                    video.update()
+                    video.present(pygame.display.get_surface())
+                    pygame.display.flip()
+                    save_shot(Path(event.path), pygame.display.get_surface(), video.res.kit.drawn)
+                else:
+                    video.process(event)
+            video.update()
+            video.present(pygame.display.get_surface())
+            pygame.display.flip()
+            serve_host_until(cabinet, frame_due)  # the frame's spare time answers the casino host
     return 0
 
 
@@ -116,6 +133,10 @@ def save_shot(path: Path, window: pygame.Surface, words: list[str]) -> None:
     path.with_name(path.name + ".txt").write_text("\n".join(words) + "\n", encoding="utf-8")
 
 
-def _stop_requested(signum: int, frame: object) -> None:
-    """SIGTERM (the OS shutting down, a service stop) ends the loop as a clean shutdown."""
-    raise SystemExit(f"stopped by {signal.Signals(signum).name}")
+def _stop_requested(progress: BootProgress, signum: int, frame: object) -> None:
+    """SIGTERM (the OS shutting down, a service stop) ends the boot at its next step, or the loop at
+    once, as a clean shutdown."""
+    reason = f"stopped by {signal.Signals(signum).name}"
+    if progress.finished:
+        raise SystemExit(reason)
+    progress.request_stop(reason)

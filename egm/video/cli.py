@@ -30,7 +30,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     shot.set_defaults(handler=_screenshot_command)
 
 
+NO_DISPLAY = ("egm emulate: there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set); run it on "
+              "a desktop, or headless with SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy egm emulate ...")
+
+
 def _run_command(args: argparse.Namespace) -> int:
+    import os
+
+    if not args.kiosk and not any(map(os.environ.get, ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"))):
+        print(NO_DISPLAY, file=sys.stderr)  # a kiosk may draw with no window system (SDL's kmsdrm)
+        return 2
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from egm.config import ConfigError, load_cabinet_config
     from egm.video.app import RunOptions, run
     from egm.video.script import Script, ScriptError

@@ -181,3 +181,8 @@ def last_rom_check(events: Sequence[Mapping[str, Any]]) -> str:
         if message:
             return f"{log_time(e['at'])}  {message}"
     return "no ROM check in the log"
+
+
+def unavailable_lines(snapshot: Mapping[str, Any]) -> list[str]:
+    """The games out of service, each in its sentence (their pay tables cannot be played)."""
+    return list((snapshot.get("games_unavailable") or {}).values())

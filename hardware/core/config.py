@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 
 class ConfigError(Exception):
@@ -34,6 +34,15 @@ FORMER_PANEL_FUNCTIONS = {"bet": "bet_one"}
 PanelFunction = Literal[PANEL_FUNCTIONS]  # type: ignore[valid-type]
 
 
+DEVICE_PROTOCOLS = {  # what each device may speak on a serial or sim backend; the first is the default
+    "bill_acceptor": ("id003",),
+    "printer": ("tcl", "escpos"),
+    "button_panel": ("egm-panel",),
+    "doors": ("egm-panel",),
+}
+PORT_EXAMPLES = "a device path such as /dev/ttyUSB0 or a pyserial URL such as socket://127.0.0.1:7001"
+
+
 class DeviceConfig(Strict):
     """One peripheral: which backend drives it, on which port, and the serial line's settings.
 
@@ -54,8 +63,14 @@ class DeviceConfig(Strict):
     data_bits: Literal[5, 6, 7, 8] | None = None
     parity: Literal["none", "even", "odd", "mark", "space"] | None = None
     stop_bits: Literal[1, 1.5, 2] | None = None
-    timeout_s: float = Field(default=0.2, gt=0, strict=False)
-    fault_after_s: float = Field(default=3.0, gt=0, strict=False)
+    timeout_s: float = Field(default=0.2, gt=0, le=60, strict=False)
+    fault_after_s: float = Field(default=3.0, gt=0, le=3600, strict=False)
+
+    @model_validator(mode="after")
+    def _serial_needs_a_port(self) -> DeviceConfig:
+        if self.backend == "serial" and not self.port:
+            raise ValueError(f"backend 'serial' needs a port: {PORT_EXAMPLES}")
+        return self
 
 
 class PrinterConfig(DeviceConfig):
@@ -103,9 +118,15 @@ class SasConfig(Strict):
     address: int = Field(default=1, ge=1, le=127)
     validation: Literal["system", "cabinet"] = "system"
     host_redemption: bool = True
-    host_timeout_s: float = Field(default=10.0, gt=0, strict=False)
+    host_timeout_s: float = Field(default=10.0, gt=0, le=3600, strict=False)
     asset_number: int = Field(default=1, ge=0, le=0xFFFFFFFF)  # AFT: the host names it in each transfer
-    transfer_limit_cents: int = Field(default=100000, ge=0)  # AFT: the most one transfer moves
+    transfer_limit_cents: int = Field(default=100000, ge=0, lt=10**10)  # AFT: the most one transfer moves
+
+    @model_validator(mode="after")
+    def _enabled_needs_a_port(self) -> SasConfig:
+        if self.enabled and not self.port:
+            raise ValueError("enabled needs a port: a device path (/dev/ttyS0), a pyserial URL or a pty")
+        return self
 
 
 class DevicesConfig(Strict):
@@ -114,6 +135,14 @@ class DevicesConfig(Strict):
     button_panel: ButtonPanelConfig = ButtonPanelConfig(protocol="egm-panel")
     doors: DeviceConfig = DeviceConfig()
     sas: SasConfig = SasConfig()
+
+    @field_validator("bill_acceptor", "printer", "button_panel", "doors")
+    @classmethod
+    def _spoken_protocol(cls, device: DeviceConfig, info: ValidationInfo) -> DeviceConfig:
+        protocols = DEVICE_PROTOCOLS[str(info.field_name)]
+        if device.backend != "emulated" and device.protocol not in (None, *protocols):
+            raise ValueError(f"protocol '{device.protocol}' is not supported; use one of {list(protocols)}")
+        return device
 
     @model_validator(mode="before")
     @classmethod

@@ -7,6 +7,7 @@ DESCRIPTOR = GameDescriptor(
     title="Dragon Poker",
     game=Ref("egm.games.dragon_poker.game:DragonPoker"),
     paytable_model=Ref("egm.games.dragon_poker.paytable:DragonPokerRules"),
+    strategies=Ref("egm.games.dragon_poker.house_way:HOUSE_WAYS"),
     scene=Ref("egm.games.dragon_poker.scene:DragonPokerScene"),
     attract=Ref("egm.games.dragon_poker.art:attract"),
     tile=Ref("egm.games.dragon_poker.art:tile"),

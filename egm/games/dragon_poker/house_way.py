@@ -51,6 +51,7 @@ from egm.games.dragon_poker.setting import SetHand
 from egm.poker import Category, best_hand
 
 HOUSE_WAY_VERSION = "house-way/2"
+HOUSE_WAYS = (HOUSE_WAY_VERSION,)  # the strategies its pay tables may name (the ROM checks)
 WIN_SCALE = 1000  # the tables' unit: thousandths
 POINT = WIN_SCALE**6 // 10  # a bonus point scores as a tenth of a hand won
 SWEEP_DIVISOR = 10  # winning all three rows is worth one more point (three_rows - two_rows)

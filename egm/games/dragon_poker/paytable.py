@@ -21,6 +21,7 @@ from __future__ import annotations
 from pydantic import Field, field_validator, model_validator
 
 from egm.config import Strict
+from egm.games.bounds import MAX_BET_CREDITS, MAX_POINTS, Points
 from egm.poker import Category
 
 ROWS = ("front", "middle", "back")
@@ -56,16 +57,13 @@ def _exactly(table: dict[str, int], names: list[str], where: str, what: str) -> 
                          f"every {what} must be listed (0 for no award)")
     if unknown:
         raise ValueError(f"{where} names {', '.join(unknown)}, which is not one of {', '.join(names)}")
-    negative = [n for n, v in table.items() if v < 0]
-    if negative:
-        raise ValueError(f"{where}: points for {', '.join(negative)} must be 0 or more")
 
 
 class WinPoints(Strict):
     """Points for winning two or three of the three rows."""
 
-    two_rows: int = Field(ge=1)
-    three_rows: int = Field(ge=1)
+    two_rows: int = Field(ge=1, le=MAX_POINTS)
+    three_rows: int = Field(ge=1, le=MAX_POINTS)
 
     @model_validator(mode="after")
     def _sweep_pays_at_least_two_rows(self) -> WinPoints:
@@ -83,9 +81,9 @@ class WinPoints(Strict):
 class BonusPoints(Strict):
     """Bonus points by row and hand rank, earned by whoever holds the hand (player, dealer or Dragon)."""
 
-    front: dict[str, int]
-    middle: dict[str, int]
-    back: dict[str, int]
+    front: dict[str, Points]
+    middle: dict[str, Points]
+    back: dict[str, Points]
 
     @model_validator(mode="after")
     def _every_rank_priced(self) -> BonusPoints:
@@ -101,9 +99,9 @@ class BonusPoints(Strict):
 class PairBonus(Strict):
     """The optional side bet on the 2 bonus cards: bet limits and pays (to 1) per two-card hand."""
 
-    max_bet_credits: int = Field(ge=1)
-    default_bet_credits: int = Field(ge=0)
-    pays_to_one: dict[str, int]
+    max_bet_credits: int = Field(ge=1, le=MAX_BET_CREDITS)
+    default_bet_credits: int = Field(ge=0, le=MAX_BET_CREDITS)
+    pays_to_one: dict[str, Points]
 
     @field_validator("pays_to_one")
     @classmethod
@@ -126,9 +124,9 @@ class DragonPokerRules(Strict):
     split_points: what the player pays the house when player, dealer and Dragon win one row each.
     """
 
-    stake_points: int = Field(ge=1)
-    jackpot_seed_points: int = Field(ge=0)
-    split_points: int = Field(ge=1)
+    stake_points: int = Field(ge=1, le=MAX_POINTS)
+    jackpot_seed_points: int = Field(ge=0, le=MAX_POINTS)
+    split_points: int = Field(ge=1, le=MAX_POINTS)
     win_points: WinPoints
     bonus_points: BonusPoints
     pair_bonus: PairBonus

@@ -7,6 +7,7 @@ DESCRIPTOR = GameDescriptor(
     title="Poker Grid",
     game=Ref("egm.games.poker_grid.game:PokerGrid"),
     paytable_model=Ref("egm.games.poker_grid.paytable:PokerGridRules"),
+    strategies=Ref("egm.games.poker_grid.strategy:MACHINE_STRATEGIES"),
     scene=Ref("egm.games.poker_grid.scene:PokerGridScene"),
     attract=Ref("egm.games.poker_grid.art:attract"),
     tile=Ref("egm.games.poker_grid.art:tile"),

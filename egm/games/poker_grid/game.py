@@ -75,7 +75,10 @@ class PokerGrid(BoardGame):
     def __init__(self, paytable: Any) -> None:
         super().__init__(paytable)
         self.layout = Layout.from_rules(self.rules)
-        compiled.warm_up()
+
+    def prepare(self) -> None:
+        compiled.warm_up()  # both machine strategies' searches, whichever this pay table names
+        self.practice()
 
     def new_round(
         self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int], opponents: int | None = None

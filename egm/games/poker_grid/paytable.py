@@ -27,6 +27,7 @@ from pydantic import Field, model_validator
 from egm.cards import DECK_SIZE
 from egm.config import Strict
 from egm.games.board_game import StakeInUnits
+from egm.games.bounds import MAX_TIERS, MAX_UNITS, Units
 from egm.games.margin import MarginTier, check_tiers, tier_units
 
 Square = Annotated[list[Annotated[int, Field(ge=0)]], Field(min_length=2, max_length=2)]
@@ -54,10 +55,10 @@ EXAMPLE: dict[str, Any] = {
 class HandAwards(Strict):
     """Units for each premium hand the customer makes (per placement)."""
 
-    four_of_a_kind: int = Field(default=0, ge=0)
-    straight_flush: int = Field(default=0, ge=0)
-    royal_flush: int = Field(default=0, ge=0)
-    five_of_a_kind: int = Field(default=0, ge=0)
+    four_of_a_kind: Units = 0
+    straight_flush: Units = 0
+    royal_flush: Units = 0
+    five_of_a_kind: Units = 0
 
     def for_hand(self, hand: str) -> int:
         """The award for a hand name ("pair" .. "five_of_a_kind"); 0 for a hand with no award."""
@@ -71,15 +72,15 @@ class PokerGridRules(StakeInUnits, Strict):
     it): the best opponent's score rises with every seat, so each count is certified with pays of its
     own, in a pay table of its own (one certificate, one RTP each)."""
 
-    rows: int = Field(ge=1)
-    cols: int = Field(ge=1)
+    rows: int = Field(ge=1, le=25)
+    cols: int = Field(ge=1, le=25)
     starter_spaces: list[Square] = Field(min_length=2, max_length=2)
     wild_spaces: list[Square] = Field(min_length=2, max_length=2)
     hand_size: int = Field(default=5, ge=1, le=10)
     opponents_default: int = Field(default=1, ge=1, le=3)
     opponents_max: int = Field(default=1, ge=1, le=3)
-    stake_units: int = Field(ge=1)
-    result_pays: list[MarginTier] = Field(min_length=1)
+    stake_units: int = Field(ge=1, le=MAX_UNITS)
+    result_pays: list[MarginTier] = Field(min_length=1, max_length=MAX_TIERS)
     hand_awards: HandAwards = HandAwards()
 
     @model_validator(mode="after")

@@ -7,6 +7,7 @@ DESCRIPTOR = GameDescriptor(
     title="Poker Tiles",
     game=Ref("egm.games.poker_tiles.game:PokerTiles"),
     paytable_model=Ref("egm.games.poker_tiles.paytable:PokerTilesRules"),
+    strategies=Ref("egm.games.poker_tiles.strategy:MACHINE_STRATEGIES"),
     scene=Ref("egm.games.poker_tiles.scene:PokerTilesScene"),
     attract=Ref("egm.games.poker_tiles.art:attract"),
     tile=Ref("egm.games.poker_tiles.art:tile"),

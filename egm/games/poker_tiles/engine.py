@@ -20,7 +20,6 @@ line, that is the natural card marked on its square.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from egm.games.poker_tiles.hands import (
     ACE,
@@ -37,6 +36,7 @@ from egm.games.poker_tiles.hands import (
     open_cards,
     start_shapes,
 )
+from egm.jit import njit
 
 EMPTY = -1
 JOKER = 52

@@ -86,6 +86,9 @@ class PokerTiles(BoardGame):
         super().__init__(paytable)
         self.layout = Layout.from_rules(self.rules)
 
+    def prepare(self) -> None:
+        self.practice()
+
     def new_round(
         self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int], opponents: int | None = None
     ) -> PokerTilesRound:

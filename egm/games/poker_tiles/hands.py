@@ -38,7 +38,8 @@ same code. Cards are egm.cards indices (rank * 4 + suit, rank 0 = deuce .. 12 = 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from egm.jit import njit
 
 # Hand indices, lowest first: the pay table gives each its base value.
 HANDS = (

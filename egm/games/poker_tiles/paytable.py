@@ -34,6 +34,7 @@ from pydantic import Field, model_validator
 from egm.cards import RANKS, SUITS, Card
 from egm.config import Strict
 from egm.games.board_game import StakeInUnits
+from egm.games.bounds import MAX_POINTS, MAX_TIERS, MAX_UNITS, Units
 from egm.games.margin import MarginTier, check_tiers, tier_units
 from egm.games.poker_tiles.hands import HANDS, MAX_LINE
 
@@ -77,16 +78,16 @@ EXAMPLE: dict[str, Any] = {
 class HandValues(Strict):
     """The base points of each hand (the seed's legend 22); a scored line earns base x multiplier."""
 
-    pair: int = Field(ge=1)
-    two_pair: int = Field(ge=1)
-    three_of_a_kind: int = Field(ge=1)
-    straight: int = Field(ge=1)
-    flush: int = Field(ge=1)
-    full_house: int = Field(ge=1)
-    four_of_a_kind: int = Field(ge=1)
-    straight_flush: int = Field(ge=1)
-    royal_flush: int = Field(ge=1)
-    five_of_a_kind: int = Field(ge=1)
+    pair: int = Field(ge=1, le=MAX_POINTS)
+    two_pair: int = Field(ge=1, le=MAX_POINTS)
+    three_of_a_kind: int = Field(ge=1, le=MAX_POINTS)
+    straight: int = Field(ge=1, le=MAX_POINTS)
+    flush: int = Field(ge=1, le=MAX_POINTS)
+    full_house: int = Field(ge=1, le=MAX_POINTS)
+    four_of_a_kind: int = Field(ge=1, le=MAX_POINTS)
+    straight_flush: int = Field(ge=1, le=MAX_POINTS)
+    royal_flush: int = Field(ge=1, le=MAX_POINTS)
+    five_of_a_kind: int = Field(ge=1, le=MAX_POINTS)
 
     def by_index(self) -> list[int]:
         """The values in hand-index order (egm.games.poker_tiles.hands.HANDS)."""
@@ -104,10 +105,10 @@ class PokerTilesRules(StakeInUnits, Strict):
     opponents_default: int = Field(default=1, ge=1, le=3)
     opponents_max: int = Field(default=1, ge=1, le=3)
     rounds: int = Field(ge=1, le=100)  # the short form: the game ends after this many rounds of turns
-    stake_units: int = Field(ge=1)
+    stake_units: int = Field(ge=1, le=MAX_UNITS)
     hand_values: HandValues
-    result_pays: list[MarginTier] = Field(min_length=1)
-    hand_awards: dict[str, Annotated[int, Field(ge=0)]] = {}
+    result_pays: list[MarginTier] = Field(min_length=1, max_length=MAX_TIERS)
+    hand_awards: dict[str, Units] = {}
 
     @model_validator(mode="after")
     def _check(self) -> PokerTilesRules:

@@ -7,6 +7,7 @@ DESCRIPTOR = GameDescriptor(
     title="Prism Words",
     game=Ref("egm.games.prism_words.game:PrismWords"),
     paytable_model=Ref("egm.games.prism_words.paytable:PrismWordsRules"),
+    strategies=Ref("egm.games.prism_words.strategy:MACHINE_STRATEGIES"),
     scene=Ref("egm.games.prism_words.scene:PrismWordsScene"),
     attract=Ref("egm.games.prism_words.art:attract"),
     tile=Ref("egm.games.prism_words.art:tile"),

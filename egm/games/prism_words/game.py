@@ -30,7 +30,7 @@ from egm.games.prism_words.blocks import FACE_NAMES, LETTERS, STAR, Block, check
 from egm.games.prism_words.board import IllegalPlay, Placement
 from egm.games.prism_words.lexicon import AssetError, load_lexicon, read_asset
 from egm.games.prism_words.paytable import PrismWordsRules
-from egm.games.prism_words.strategy import MACHINE_STRATEGIES, Choice, Strategy, apply_choice, legal_plays
+from egm.games.prism_words.strategy import MACHINE_STRATEGIES, Choice, Strategy, apply_choice
 from egm.games.prism_words.table import EXCHANGE, PASS, PLAY, Move, Rulebook, Table, draw_for_first
 from egm.games.record import open_record, seal
 from egm.rng import Rng
@@ -86,9 +86,9 @@ class PrismWords(BoardGame):
     def __init__(self, paytable: Any) -> None:
         super().__init__(paytable)
         self.book = load_rulebook(self.rules, Path(paytable.path).parent)
-        # Compile (or load from numba's cache) the move generator now, at boot, not during a customer's
-        # first game: one generation on the empty grid.
-        legal_plays(Table(self.book, 2, 0, range(len(self.book.blocks)), 0))
+
+    def prepare(self) -> None:
+        self.practice()
 
     def new_round(
         self, wager: Wager, rng: Rng, pools_cents: Mapping[str, int], opponents: int | None = None

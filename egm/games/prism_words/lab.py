@@ -143,5 +143,5 @@ class PrismWordsLab(LabAdapter):
 
     def warm_up(self, paytable: Any) -> None:
         """Build (or load) the lexicon's DAWG and compile the move generator once, before timing (the
-        game does both when it is built)."""
-        PrismWords(paytable)
+        game builds the DAWG; `prepare` compiles)."""
+        PrismWords(paytable).prepare()

@@ -26,7 +26,8 @@ tests prove on many games, and a brute-force search on small grids proves no leg
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from egm.jit import njit
 
 STAR = 26
 ALL_LETTERS = (1 << 26) - 1

@@ -22,6 +22,7 @@ from pydantic import Field, model_validator
 
 from egm.config import Strict
 from egm.games.board_game import StakeInUnits
+from egm.games.bounds import MAX_TIERS, MAX_UNITS, Units
 from egm.games.margin import MarginTier, check_tiers, tier_units
 
 Square = Annotated[list[Annotated[int, Field(ge=0)]], Field(min_length=2, max_length=2)]
@@ -55,8 +56,8 @@ class Awards(Strict):
     """Units paid for each of the customer's plays that earns the pattern bonus (a 6+ letter word of
     all boxed or all unboxed faces) and for each play of all 6 rack blocks."""
 
-    pattern_bonus: int = Field(default=0, ge=0)
-    depleted_rack: int = Field(default=0, ge=0)
+    pattern_bonus: Units = 0
+    depleted_rack: Units = 0
 
     def for_award(self, name: str) -> int:
         return int(getattr(self, name))
@@ -78,11 +79,11 @@ class PrismWordsRules(StakeInUnits, Strict):
     rack_size: Literal[6] = 6
     first_word_min: int = Field(default=4, ge=2, le=6)
     # The short form: the game ends once every seat has taken this many turns (0: the full game).
-    turns_per_seat: int = Field(default=0, ge=0)
+    turns_per_seat: int = Field(default=0, ge=0, le=1000)
     opponents_default: int = Field(default=1, ge=1, le=3)
     opponents_max: int = Field(default=1, ge=1, le=3)
-    stake_units: int = Field(ge=1)
-    result_pays: list[MarginTier] = Field(min_length=1)
+    stake_units: int = Field(ge=1, le=MAX_UNITS)
+    result_pays: list[MarginTier] = Field(min_length=1, max_length=MAX_TIERS)
     awards: Awards = Awards()
 
     @model_validator(mode="after")

@@ -7,6 +7,7 @@ DESCRIPTOR = GameDescriptor(
     title="Property",
     game=Ref("egm.games.property.game:PropertyGame"),
     paytable_model=Ref("egm.games.property.paytable:PropertyRules"),
+    strategies=Ref("egm.games.property.strategy:MACHINE_STRATEGIES"),
     scene=Ref("egm.games.property.scene:PropertyScene"),
     attract=Ref("egm.games.property.art:attract"),
     tile=Ref("egm.games.property.art:tile"),

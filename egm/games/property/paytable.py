@@ -27,6 +27,7 @@ from pydantic import Field, model_validator
 
 from egm.config import PROJECT_ROOT, Strict
 from egm.games.board_game import StakeInUnits
+from egm.games.bounds import MAX_POINTS, MAX_TIERS, MAX_UNITS, Points, Units
 from egm.games.margin import MarginTier, check_tiers, tier_units
 
 BOARD_SIZE = 40
@@ -51,9 +52,9 @@ class SpaceSpec(Strict):
     name: str = Field(min_length=1)
     kind: SpaceKind
     group: str | None = None
-    mortgage: int | None = Field(default=None, ge=1)
-    rents: list[int] | None = None
-    house_cost: int | None = Field(default=None, ge=1)
+    mortgage: int | None = Field(default=None, ge=1, le=MAX_POINTS)
+    rents: list[Points] | None = None
+    house_cost: int | None = Field(default=None, ge=1, le=MAX_POINTS)
 
     @model_validator(mode="after")
     def _check(self) -> SpaceSpec:
@@ -92,11 +93,11 @@ class CardSpec(Strict):
     action: CardAction
     space: int | None = Field(default=None, ge=0, lt=BOARD_SIZE)
     kind: Literal["railroad", "utility"] | None = None
-    multiplier: int | None = Field(default=None, ge=1)
+    multiplier: int | None = Field(default=None, ge=1, le=100)
     spaces: int | None = Field(default=None, ge=1, lt=BOARD_SIZE)
-    amount: int | None = Field(default=None, ge=1)
-    per_house: int | None = Field(default=None, ge=0)
-    per_hotel: int | None = Field(default=None, ge=0)
+    amount: int | None = Field(default=None, ge=1, le=MAX_POINTS)
+    per_house: int | None = Field(default=None, ge=0, le=MAX_POINTS)
+    per_hotel: int | None = Field(default=None, ge=0, le=MAX_POINTS)
 
     @model_validator(mode="after")
     def _check(self) -> CardSpec:
@@ -117,8 +118,8 @@ class Awards(Strict):
     """Units paid once per game: `hotel` if the customer built a hotel, `monopoly` if the customer ends
     the game holding a whole colour group."""
 
-    hotel: int = Field(default=0, ge=0)
-    monopoly: int = Field(default=0, ge=0)
+    hotel: Units = 0
+    monopoly: Units = 0
 
 
 class ShortForm(Strict):
@@ -133,21 +134,21 @@ class PropertyRules(StakeInUnits, Strict):
     board: list[SpaceSpec] = Field(min_length=BOARD_SIZE, max_length=BOARD_SIZE)
     chance: list[CardSpec] = Field(min_length=DECK_SIZE, max_length=DECK_SIZE)
     community_chest: list[CardSpec] = Field(min_length=DECK_SIZE, max_length=DECK_SIZE)
-    starting_cash: int = Field(ge=1)
-    salary: int = Field(ge=0)
-    jail_fine: int = Field(ge=0)
-    luxury_tax: int = Field(ge=0)
+    starting_cash: int = Field(ge=1, le=MAX_POINTS)
+    salary: Points
+    jail_fine: Points
+    luxury_tax: Points
     income_tax_percent: int = Field(ge=0, le=100)
     mortgage_interest_percent: int = Field(ge=0, le=100)
-    bank_houses: int = Field(ge=0)
-    bank_hotels: int = Field(ge=0)
+    bank_houses: int = Field(ge=0, le=1000)
+    bank_hotels: int = Field(ge=0, le=1000)
     machine_trades: bool = False
     short_form: ShortForm
     opponents_default: int = Field(default=1, ge=1, le=3)
     opponents_max: int = Field(default=1, ge=1, le=3)
-    stake_units: int = Field(ge=1)
-    place_pays: list[int] = Field(min_length=2, max_length=4)
-    margin_pays: list[MarginTier] = Field(min_length=1)  # margins in dollars of net worth
+    stake_units: int = Field(ge=1, le=MAX_UNITS)
+    place_pays: list[Units] = Field(min_length=2, max_length=4)
+    margin_pays: list[MarginTier] = Field(min_length=1, max_length=MAX_TIERS)  # margins: net worth, dollars
     awards: Awards = Awards()
 
     @model_validator(mode="after")

@@ -17,7 +17,7 @@ from egm.video.layout import CONTENT_RECT
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.scenes import game_scene
 from egm.video.scenes.clock_setting import ClockSetting
-from egm.video.service_info import log_time
+from egm.video.service_info import log_time, unavailable_lines
 from egm.video.theme import AMBER, CABINET, CYAN, GOLD, GREEN, LIGHT_GREY, RED, WHITE, money, panel
 from egm.video.widgets import Button, draw_all, hit_any
 
@@ -271,8 +271,8 @@ class OperatorScene(Scene):
     def rom_pages(self, frame: Frame) -> list[list[tuple[list[str], Any]]]:
         """The ROM details in pages: the version, the last check and the pay tables, then every
         program file of the manifest with its hash, none left out; laid out once per check."""
-        rom = service(frame).get("rom", {})
-        key = ("rom", rom.get("last_check", ""), len(rom.get("files", [])))
+        rom, unavailable = service(frame).get("rom", {}), unavailable_lines(frame.snapshot)
+        key = ("rom", rom.get("last_check", ""), len(rom.get("files", [])), tuple(unavailable))
         if self.rom_laid_out is None or self.rom_laid_out[0] != key:
             check = rom.get("last_check", "")
             files = rom.get("files", [])
@@ -280,6 +280,7 @@ class OperatorScene(Scene):
                      (f"Last check: {check}", GREEN if "verified" in check else RED)]
             lines += [(f"Pay table {pid} v{version}  sha256 {digest}", CYAN)
                       for pid, version, digest in rom.get("paytables", [])]
+            lines += [(sentence, RED) for sentence in unavailable]  # a game left out, and why
             lines.append((f"Program files in the manifest: {len(files)}", GOLD))
             lines += [(f"{digest}  {path}", LIGHT_GREY) for path, digest in files]
             self.rom_laid_out = (key, self.lay_out(lines, BODY.y + 80, ROM_SIZE, ROM_STEP))

@@ -1,0 +1,44 @@
+"""What every route needs: the server, the caller (from the session cookie), and the POST guards
+(Origin on the allow-list, then the session, then the CSRF header)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from egm.server.server import Server
+from egm.server.sessions import Caller, caller_of, check_csrf, check_origin
+from egm.server.settings import SESSION_COOKIE
+
+
+def server_of(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+def caller(request: Request) -> Caller:
+    """The logged-in caller of a GET (401 without a live session)."""
+    server = server_of(request)
+    db, _, _ = server.require_ready()
+    return caller_of(db, request.cookies.get(SESSION_COOKIE), server.settings)
+
+
+def poster(request: Request) -> Caller:
+    """The logged-in caller of a POST or PUT: Origin allowed (403), session (401), CSRF header (403)."""
+    check_origin(request, server_of(request).settings)
+    who = caller(request)
+    check_csrf(request, who)
+    return who
+
+
+def origin_checked(request: Request) -> Server:
+    """A POST that needs no session yet (register, login): its Origin must still be allowed."""
+    server = server_of(request)
+    check_origin(request, server.settings)
+    return server
+
+
+GetCaller = Annotated[Caller, Depends(caller)]
+PostCaller = Annotated[Caller, Depends(poster)]
+OriginChecked = Annotated[Server, Depends(origin_checked)]

@@ -1,0 +1,65 @@
+"""Request bodies: strict types (a number in quotes is refused), no unknown keys."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
+
+RequestId = Annotated[StrictStr, Field(min_length=1, max_length=100)]
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Credentials(Body):
+    login: Annotated[StrictStr, Field(min_length=3, max_length=64, pattern=r"^[A-Za-z0-9._@-]+$")]
+    password: Annotated[StrictStr, Field(min_length=8, max_length=256)]
+
+
+class Money(Body):
+    request_id: RequestId
+    amount_cents: StrictInt
+
+
+class StartRound(Body):
+    request_id: RequestId
+    game_id: Annotated[StrictStr, Field(min_length=1, max_length=64)]
+    denom_cents: StrictInt
+    bet_credits: StrictInt
+    side_bets: dict[StrictStr, StrictInt] = {}
+
+
+class DecisionBody(Body):
+    request_id: RequestId
+    step_no: StrictInt
+    decision: dict[str, Any]
+
+
+LimitCents = Annotated[StrictInt, Field(ge=1, le=100_000_000)]  # a limit of at most 1,000,000.00
+Period = Literal["day", "week", "month"]
+
+
+class Limits(Body):
+    """PUT /api/v1/limits: only the keys sent change. A period set to null removes that limit (a removal,
+    like an increase, waits for the cooling-off and a confirmation); reality_check_min null switches the
+    reality check off."""
+
+    deposit: dict[Period, LimitCents | None] = {}
+    loss: dict[Period, LimitCents | None] = {}
+    reality_check_min: StrictInt | None = None
+
+
+class SelfExclusion(Body):
+    """POST /api/v1/self-exclusion: {"days": N} (a time-out or a self-exclusion the jurisdiction offers)
+    or {"permanent": true}."""
+
+    days: StrictInt | None = None
+    permanent: StrictBool = False
+
+    @model_validator(mode="after")
+    def _one_period(self) -> SelfExclusion:
+        if (self.days is None) == (not self.permanent):
+            raise ValueError('give either "days" or "permanent": true')
+        return self

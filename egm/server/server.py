@@ -1,0 +1,104 @@
+"""One server process: its settings, database, games, round service and readiness.
+
+Readiness: `/healthz` answers at once; `/readyz` answers 200 only after the ROM self-test passed, the
+schema is migrated and every installed game has played one warm-up round (so the compiled engines
+are built before the first player arrives). Until then game and money routes answer 503.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sqlalchemy.exc import OperationalError
+
+from egm.games.base import Game
+from egm.rng import os_rng, seeded_rng
+from egm.server.db import Database, open_database
+from egm.server.db.migrations import migrate
+from egm.server.errors import ApiError
+from egm.server.events import Hub
+from egm.server.live_rounds import LiveRounds
+from egm.server.lobby import Lobby, load_lobby, warm
+from egm.server.rounds import RoundService
+from egm.server.settings import LIVE_ROUNDS_CACHED, Settings
+
+log = logging.getLogger("egm.server")
+DB_RETRY_S = 2.0
+
+
+@dataclass
+class Server:
+    settings: Settings
+    hub: Hub = field(default_factory=Hub)
+    db: Database | None = None
+    lobby: Lobby | None = None
+    rounds: RoundService | None = None
+    warm_game: Callable[[Game], None] = warm
+    waiting_for: str = "the ROM self-test"
+    failed: str = ""
+    _ready: threading.Event = field(default_factory=threading.Event)
+    _closing: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def ready(self) -> bool:
+        return self._ready.is_set()
+
+    def boot(self) -> None:
+        """ROM self-test, games, database, warm-up; then ready. A failure leaves the server not ready."""
+        try:
+            self.lobby = load_lobby()
+            self.db = open_database(self.settings.db_url)
+            self._migrate(self.db)
+            if not self.db.is_sqlite:  # instances share their events through LISTEN/NOTIFY
+                url = self.db.engine.url.set(drivername="postgresql")
+                self.hub.listen(url.render_as_string(hide_password=False))
+            seed = self.settings.test_seed
+            self.rounds = RoundService(self.db, self.lobby, os_rng() if seed is None else seeded_rng(seed),
+                                       LiveRounds(LIVE_ROUNDS_CACHED), self.hub)
+            if self.settings.warm:
+                for game_id, game in self.lobby.games.items():
+                    self.waiting_for = f"the warm-up round of {game_id}"
+                    self.warm_game(game)
+            self.waiting_for = ""
+            self._ready.set()
+            log.info("ready: %d games", len(self.lobby.games))
+        except Exception as exc:  # the server stays up to say why it is not ready
+            self.failed = f"{type(exc).__name__}: {exc}"
+            log.exception("not ready")
+
+    def _migrate(self, db: Database) -> None:
+        """Migrate the schema, waiting for the database while it is unreachable."""
+        self.waiting_for = "the database"
+        while True:
+            try:
+                migrate(db)
+                return
+            except OperationalError as exc:
+                self.waiting_for = f"the database, unreachable ({str(exc.orig).strip()[:200]})"
+                log.warning("waiting for the database: %s", exc.orig)
+                if self._closing.wait(DB_RETRY_S):
+                    raise RuntimeError("the server stopped while waiting for the database") from exc
+
+    def start_boot(self) -> threading.Thread:
+        thread = threading.Thread(target=self.boot, name="egm-server-boot", daemon=True)
+        thread.start()
+        return thread
+
+    def require_ready(self) -> tuple[Database, Lobby, RoundService]:
+        if not self.ready or self.db is None or self.lobby is None or self.rounds is None:
+            raise ApiError(503, "not_ready", self.readiness_sentence())
+        return self.db, self.lobby, self.rounds
+
+    def readiness_sentence(self) -> str:
+        if self.failed:
+            return f"The server cannot start: {self.failed}."
+        return f"The server is starting: waiting for {self.waiting_for}." if not self.ready else "Ready."
+
+    def close(self) -> None:
+        self._closing.set()
+        self.hub.close()
+        if self.db is not None:
+            self.db.dispose()
