@@ -456,3 +456,34 @@ def test_help_pages_reflow_and_write_margins_as_money(config, tmp_path: Path) ->
             s.touch(960, 500)
     finally:
         s.close()
+
+
+# --- proof: no id or snake_case on the player's or attendant's screens; every lit lamp's press is taken ---
+PLAYER_SCREENS = (
+    "attract", "game-select", "ticket", "hand-pay", "tilt", "help", "help-rules", "help-paytable", "side-bet",
+    "denomination", "dragon-settled", "dragon-set", "poker-grid-complete", "poker-tiles-complete",
+    "prism-words-complete", "property-end", "property-board", "operator", "service-events",
+    "service-settings", "service-pools", "service-devices",
+)
+PAYTABLE_ID = re.compile(r"\b[a-z]+(?:-[a-z]+)*-(?:std|test|\d+opp)\b")
+
+
+@pytest.mark.parametrize("scene", PLAYER_SCREENS)
+def test_no_id_or_snake_case_reaches_a_rendered_string(config, tmp_path: Path, scene: str) -> None:
+    from egm.video.screenshot import recipes
+
+    s = Session(config, tmp_path / "nvram", seed=5)
+    try:
+        recipes()[scene](s)
+        words = drawn(s)
+        assert words
+        assert not [w for w in words if SNAKE_OR_ID.search(w) or PAYTABLE_ID.search(w)], scene
+        for action in [b.action for b in s.video.bar_buttons() if b.action != "drawer"]:
+            button = next(b for b in s.video.bar_buttons() if b.action == action)  # as lit now
+            if button.lamp == "off" or action == "help":
+                continue
+            s.video.toasts.clear()
+            s.touch(*button.rect.center)  # a lit lamp's press is taken: no refusal is shown
+            assert not [t.text for t in s.video.toasts if t.error], (scene, action)
+    finally:
+        s.close()
