@@ -487,3 +487,32 @@ def test_no_id_or_snake_case_reaches_a_rendered_string(config, tmp_path: Path, s
             assert not [t.text for t in s.video.toasts if t.error], (scene, action)
     finally:
         s.close()
+
+
+# --- 11: Poker Grid: a line the machine extends keeps the player's outline ---------------------------------
+def test_a_players_scoring_card_keeps_its_colour_when_the_machine_extends_it(config, tmp_path: Path) -> None:
+    from egm.games.poker_grid.scene import square_rect
+    from egm.video.theme import CYAN, RED
+
+    for seed in range(1, 9):
+        s = Session(config, tmp_path / f"nvram{seed}", seed=seed, game_ids=["poker-grid"])
+        try:
+            credit(s)
+            s.key("space")
+            while s.cabinet.round is not None and s.state.startswith("game."):
+                plays = s.video.frame.table.get("last_plays", [])
+                mine = {tuple(c) for m in plays if m["seat"] == 0 for c in m["cells"]}
+                shared = [tuple(c) for m in plays if m["seat"] != 0 for c in m["cells"] if tuple(c) in mine]
+                if shared and plays[-1]["seat"] != 0:
+                    s.wait(2.0)
+                    surface = s.render()
+                    rect = square_rect(*shared[0])
+                    outer = surface.get_at((rect.centerx, rect.y + 1))[:3]
+                    inner = surface.get_at((rect.centerx, rect.y + 6))[:3]
+                    assert outer == CYAN and inner == RED, (outer, inner)
+                    return
+                s.video.send(PlayerDecision(s.cabinet.round.reference_decision()))
+                s.wait(0.2)
+        finally:
+            s.close()
+    raise AssertionError("no machine play extended the player's line in seeds 1-8")

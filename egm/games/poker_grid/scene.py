@@ -185,7 +185,10 @@ class PokerGridScene(Scene):
         pygame.draw.rect(surface, FELT_EDGE, frame_rect, border_radius=16)
         dealt = not self.deal.dealing(frame.now)
         legal = {tuple(square) for square in view.get("legal", [])} if dealt else set()
-        scored = {tuple(cell): move for move in view.get("last_plays", []) for cell in move["cells"]}
+        scored: dict[tuple[int, ...], list[int]] = {}  # each cell's scoring seats, in order of play
+        for move in view.get("last_plays", []):
+            for cell in move["cells"]:
+                scored.setdefault(tuple(cell), []).append(move["seat"])
         placed = {(move["row"], move["col"]): move for move in view.get("last_plays", [])}
         cards = self.res.cards
         for row in range(rows):
@@ -202,9 +205,9 @@ class PokerGridScene(Scene):
                     cards.blit(surface, held, card_rect)
                 if (row, col) in legal:
                     pygame.draw.rect(surface, GREEN, rect, width=5, border_radius=10)
-                if (row, col) in scored:
-                    colour = CYAN if scored[(row, col)]["seat"] == 0 else RED
-                    pygame.draw.rect(surface, colour, rect, width=4, border_radius=10)
+                for k, seat in enumerate(scored.get((row, col), [])):  # a later line nests inside: none hides
+                    ring = rect.inflate(-10 * k, -10 * k)
+                    pygame.draw.rect(surface, CYAN if seat == 0 else RED, ring, width=4, border_radius=10)
                 if (row, col) in placed and placed[(row, col)]["points"]:
                     badge = pygame.Rect(rect.right - 46, rect.y + 2, 44, 34)
                     pygame.draw.rect(surface, AMBER, badge, border_radius=8)
