@@ -516,3 +516,17 @@ def test_a_players_scoring_card_keeps_its_colour_when_the_machine_extends_it(con
         finally:
             s.close()
     raise AssertionError("no machine play extended the player's line in seeds 1-8")
+
+
+# --- 15: Poker Tiles: no label fragments around a tile on the centre ----------------------------------
+def test_the_starting_zone_label_is_hidden_under_a_tile(config, tmp_path: Path) -> None:
+    s = Session(config, tmp_path / "nvram", seed=5)
+    try:
+        play_to_end(s, "poker-tiles")
+        table = s.video.frame.table
+        row, col = table["centre"]
+        assert table["board"][row][col] is not None  # the first play covers the centre
+        words = drawn(s)
+        assert "STARTING" not in words and "ZONE" not in words
+    finally:
+        s.close()

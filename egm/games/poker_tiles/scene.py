@@ -343,7 +343,8 @@ class PokerTilesScene(Scene):
                             rect.y + 9 + (i // 2) * (rect.height - 18),
                         )
                         draw_suit(surface, suit, corner, 12, colour)
-                elif (row, col) == centre:
+                elif (row, col) == centre and table["board"][row][col] is None and not any(
+                        (p.row, p.col) == centre for p in self.pending):  # a tile there hides the label whole
                     kit.text(
                         surface,
                         "STARTING",
@@ -396,7 +397,7 @@ class PokerTilesScene(Scene):
             if move.get("points"):
                 first = move["tiles"][0]
                 rect = square_rect(first["row"], first["col"])
-                badge = pygame.Rect(rect.right - 38, rect.y - 8, 44, 26)
+                badge = pygame.Rect(rect.right - 36, rect.bottom - 20, 42, 24)  # below the rank, never on it
                 pygame.draw.rect(surface, AMBER, badge, border_radius=8)
                 kit.text(
                     surface, f"+{move['points']}", badge.center, 20, (20, 10, 0), bold=True, anchor="center"
