@@ -64,6 +64,10 @@ class LabAdapter(ABC):
     # bar says so when a run uses the default.
     games_default_half_width: ClassVar[float | None] = None
     best_games_default_half_width: ClassVar[float | None] = None
+    # True: the default reference run follows the measured sigma (egm.lab.certify): `games_default`
+    # games first, then as many more as reach `games_default_half_width` (whatever the pay table's
+    # sigma), rather than a fixed count sized for one sigma.
+    games_follow_sigma: ClassVar[bool] = False
 
     @abstractmethod
     def chunk_games(self, strategy: str) -> int:

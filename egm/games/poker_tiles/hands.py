@@ -38,7 +38,8 @@ same code. Cards are egm.cards indices (rank * 4 + suit, rank 0 = deuce .. 12 = 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from egm.jit import njit
 
 # Hand indices, lowest first: the pay table gives each its base value.
 HANDS = (
@@ -187,6 +188,26 @@ def extend_shapes(shapes: int, faces: np.ndarray, pos: int, length: int) -> int:
         if shapes & FLUSH_BIT and (pos == 0 or (card & 3) == (faces[0] & 3)):
             out |= FLUSH_BIT
     return out
+
+
+@njit(cache=True)
+def best_value(shapes: int, length: int, values: np.ndarray) -> int:
+    """The highest base value of a hand a line of `length` that can still take `shapes` may make (a
+    bound for the best-play search: a straight still open in one suit might be a royal flush)."""
+    best = 0
+    for k in range(3):
+        if shapes >> k & 1:
+            best = max(best, values[_PATTERN_HANDS[length, k]])
+    if length == MAX_LINE:
+        straight = shapes & (((1 << 20) - 1) << _STRAIGHT_BITS) != 0
+        flush = shapes & FLUSH_BIT != 0
+        if straight:
+            best = max(best, values[STRAIGHT])
+        if flush:
+            best = max(best, values[FLUSH])
+        if straight and flush:
+            best = max(best, values[STRAIGHT_FLUSH], values[ROYAL_FLUSH])
+    return best
 
 
 @njit(cache=True)

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from egm.games.poker_tiles.engine import EMPTY, JOKER
-from egm.games.poker_tiles.table import Plays, Table, full_pool, legal_plays, tile_points
+from egm.games.poker_tiles.table import Plays, Table, full_pool, highest_play, legal_plays, tile_points
 from egm.rng import Rng, derive_seed
 
 MACHINE_STRATEGY = "tiles-greedy/1"
@@ -61,9 +61,9 @@ def leave_value(tiles: Sequence[int], last_turn: bool) -> int:
     """What the tiles a seat keeps are worth, in half points (see the module doc)."""
     if last_turn:
         return -2 * sum(tile_points(code) for code in tiles)
-    ranks = Counter(code >> 2 for code in tiles if code != JOKER)
-    jokers = sum(1 for code in tiles if code == JOKER)
-    return JOKER_LEAVE * jokers + PAIR_LEAVE * sum(count - 1 for count in ranks.values())
+    ranks = [code >> 2 for code in tiles if code != JOKER]
+    # each tile beyond the first of its rank: the naturals less their distinct ranks
+    return JOKER_LEAVE * (len(tiles) - len(ranks)) + PAIR_LEAVE * (len(ranks) - len(set(ranks)))
 
 
 def dead_tiles(rack: Sequence[int]) -> list[int]:
@@ -107,17 +107,23 @@ class _Options:
         return best
 
 
-def _options(table: Table) -> _Options:
+def leave_table(table: Table) -> np.ndarray:
+    """What each choice of rack slots to play leaves the seat to move, in half points: per bit mask
+    of the slots played, the leave of the tiles kept plus DRAW_VALUE for each tile it draws back."""
+    rack = table.racks[table.turn]
+    last = _last_turn(table)
+    out = np.empty(1 << len(rack), dtype=np.int64)
+    for used in range(len(out)):
+        kept = [code for slot, code in enumerate(rack) if not used >> slot & 1]
+        out[used] = leave_value(kept, last) + DRAW_VALUE * min(len(rack) - len(kept), len(table.pool))
+    return out
+
+
+def _other_turns(table: Table) -> list[tuple[int, Turn]]:
+    """The joker swaps, the exchange and the pass open to the seat to move, each with its value."""
     seat = table.turn
     rack = table.racks[seat]
     last = _last_turn(table)
-    plays = table.plays(seat)
-    extra = {}
-    for used in {int(u) for u in plays.used}:
-        kept = [code for slot, code in enumerate(rack) if not used >> slot & 1]
-        drawn = min(len(rack) - len(kept), len(table.pool))
-        extra[used] = leave_value(kept, last) + DRAW_VALUE * drawn
-    leave = np.array([extra[int(u)] for u in plays.used], dtype=np.int64)
     others: list[tuple[int, Turn]] = []
     if not table.board_empty:
         for square, card in table.joker_swaps(seat):
@@ -130,12 +136,23 @@ def _options(table: Table) -> _Options:
             kept = [code for code in rack if code not in dead]
             others.append((leave_value(kept, last) + DRAW_VALUE * len(dead), ["exchange", dead]))
         others.append((leave_value(rack, last), ["pass", []]))
-    return _Options(plays, 2 * plays.scores + leave, others)
+    return others
+
+
+def _valued(table: Table, plays: Plays, leave: np.ndarray) -> _Options:
+    return _Options(plays, 2 * plays.scores + leave[plays.used], _other_turns(table))
+
+
+def _options(table: Table) -> _Options:
+    """Every turn open to the seat to move, valued."""
+    return _valued(table, table.plays(table.turn), leave_table(table))
 
 
 def machine_turn(table: Table) -> Turn:
-    """tiles-greedy/1."""
-    options = _options(table)
+    """tiles-greedy/1. Of the plays only the highest counts (the first of equals, as in the full list),
+    so the compiled search finds it without listing the others."""
+    leave = leave_table(table)
+    options = _valued(table, highest_play(table.layout, table.face, table.racks[table.turn], leave), leave)
     return options.turn(options.best())
 
 
