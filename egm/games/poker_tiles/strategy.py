@@ -41,7 +41,15 @@ from typing import Any
 import numpy as np
 
 from egm.games.poker_tiles.engine import EMPTY, JOKER
-from egm.games.poker_tiles.table import Plays, Table, full_pool, highest_play, legal_plays, tile_points
+from egm.games.poker_tiles.table import (
+    JOKER_PENALTY,
+    NATURAL_PENALTY,
+    Plays,
+    Table,
+    full_pool,
+    highest_play,
+    legal_plays,
+)
 from egm.rng import Rng, derive_seed
 
 MACHINE_STRATEGY = "tiles-greedy/1"
@@ -57,13 +65,23 @@ Turn = list[Any]  # [kind, args] as a move record holds them
 Strategy = Callable[[Table], Turn]
 
 
+def leave_values(rack: Sequence[int], kept: np.ndarray, last_turn: bool) -> np.ndarray:
+    """What each choice of tiles to keep is worth, in half points (see the module doc): `kept` has a
+    row per choice, 1 for each tile of `rack` it keeps. Whole arrays: the strategy values every choice
+    of rack slots each turn."""
+    codes = np.array(rack, dtype=np.int64)
+    joker = codes == JOKER
+    if last_turn:
+        return -2 * (kept @ np.where(joker, JOKER_PENALTY, NATURAL_PENALTY))
+    ranks = codes[~joker] >> 2
+    # per choice, the naturals kept of each rank the rack holds; each beyond the first of its rank counts
+    held = kept[:, ~joker] @ (ranks[:, None] == np.unique(ranks)[None, :])
+    return JOKER_LEAVE * kept[:, joker].sum(axis=1) + PAIR_LEAVE * (held - 1).clip(min=0).sum(axis=1)
+
+
 def leave_value(tiles: Sequence[int], last_turn: bool) -> int:
     """What the tiles a seat keeps are worth, in half points (see the module doc)."""
-    if last_turn:
-        return -2 * sum(tile_points(code) for code in tiles)
-    ranks = [code >> 2 for code in tiles if code != JOKER]
-    # each tile beyond the first of its rank: the naturals less their distinct ranks
-    return JOKER_LEAVE * (len(tiles) - len(ranks)) + PAIR_LEAVE * (len(ranks) - len(set(ranks)))
+    return int(leave_values(tiles, np.ones((1, len(tiles)), dtype=np.int64), last_turn)[0])
 
 
 def dead_tiles(rack: Sequence[int]) -> list[int]:
@@ -111,12 +129,9 @@ def leave_table(table: Table) -> np.ndarray:
     """What each choice of rack slots to play leaves the seat to move, in half points: per bit mask
     of the slots played, the leave of the tiles kept plus DRAW_VALUE for each tile it draws back."""
     rack = table.racks[table.turn]
-    last = _last_turn(table)
-    out = np.empty(1 << len(rack), dtype=np.int64)
-    for used in range(len(out)):
-        kept = [code for slot, code in enumerate(rack) if not used >> slot & 1]
-        out[used] = leave_value(kept, last) + DRAW_VALUE * min(len(rack) - len(kept), len(table.pool))
-    return out
+    kept = 1 - (np.arange(1 << len(rack))[:, None] >> np.arange(len(rack))[None, :] & 1)
+    drawn = np.minimum(len(rack) - kept.sum(axis=1), len(table.pool))
+    return leave_values(rack, kept, _last_turn(table)) + DRAW_VALUE * drawn
 
 
 def _other_turns(table: Table) -> list[tuple[int, Turn]]:
