@@ -2,6 +2,7 @@
 
     python benchmarks/bench_certify.py [--games N] [--reference-games M] [--workers K]
     python benchmarks/bench_certify.py --game poker-grid [--games N] [--paytable FILE]
+    python benchmarks/bench_certify.py --game poker-tiles [--games N] [--paytable FILE]
 
 Dragon Poker (the default): games/s of the reference engine (the cabinet's `Game`, one process); of
 the kernel in one process (one chunk); and of the kernel through the lab's chunked process pool on K
@@ -9,9 +10,11 @@ workers (default all cores), which is what `egm certify` does.
 
 Poker Grid: for each strategy (reference, best available, lower bound), games/s on 1 process (one
 chunk after a warm-up) and on 2 through the lab's process pool, sigma, and the time to a 95% half-width
-of 0.1 RTP points at that sigma and the 2-process rate. Each rate is given twice: by wall clock, and by
-CPU time (games / CPU seconds per process), which is what the machine gives when it is not shared; the
-time to +-0.1 points is worked out from both. Run it on a quiet machine for wall-clock figures.
+of 0.1 RTP points at that sigma and the 2-process rate. Poker Tiles: the same for its reference
+strategy (the one the certify run's interval is set by; its lookahead is a short run by design).
+Each rate is given twice: by wall clock, and by CPU time (games / CPU seconds per process), which
+is what the machine gives when it is not shared; the time to +-0.1 points is worked out from both.
+Run it on a quiet machine for wall-clock figures.
 """
 
 from __future__ import annotations
@@ -63,10 +66,12 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def poker_grid(paytable: PayTable, games: int) -> None:
+def board_game(paytable: PayTable, games: int, reference_only: bool) -> None:
     adapter = adapter_for(paytable.game)
-    strategies = [adapter.reference_strategy, adapter.best_strategy, adapter.lower_strategy]
-    print(f"Poker Grid, pay table {paytable.id}; {games:,} games per strategy on 2 processes "
+    strategies = [adapter.reference_strategy]
+    if not reference_only:
+        strategies += [adapter.best_strategy, adapter.lower_strategy]
+    print(f"{paytable.game}, pay table {paytable.id}; {games:,} games per strategy on 2 processes "
           f"(the lower bound a quarter of that)")
     print(f"{'strategy':<18} {'1 process':>21} {'2 processes':>21} {'sigma':>7} {'time to +-0.1 points':>24}")
     print(f"{'':<18} {'wall':>10} {'CPU':>10} {'wall':>10} {'CPU':>10} {'':>7} {'wall':>11} {'CPU':>12}")
@@ -91,18 +96,24 @@ def poker_grid(paytable: PayTable, games: int) -> None:
           f"load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
+# game: (default games, reference strategy only)
+BOARD_GAMES = {"poker-grid": (20_000, False), "poker-tiles": (1_000, True)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=["dragon-poker", "poker-grid"], default="dragon-poker")
-    parser.add_argument("--paytable", type=Path, help="Poker Grid pay table (default: the heads-up one)")
-    parser.add_argument("--games", type=int, help="kernel games (Dragon Poker 2,000,000; Poker Grid 20,000)")
+    parser.add_argument("--game", choices=["dragon-poker", *BOARD_GAMES], default="dragon-poker")
+    parser.add_argument("--paytable", type=Path, help="board game pay table (default: the shipped one)")
+    parser.add_argument("--games", type=int, help="kernel games (Dragon Poker 2,000,000; Poker Grid 20,000; "
+                        "Poker Tiles 1,000)")
     parser.add_argument("--reference-games", type=int, default=2_000, help="reference games (default 2,000)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
-    if args.game == "poker-grid":
+    if args.game in BOARD_GAMES:
+        games, reference_only = BOARD_GAMES[args.game]
         with tempfile.TemporaryDirectory() as folder:
-            source = args.paytable or PROJECT_ROOT / "paytables" / "poker-grid.toml"
-            poker_grid(signed_paytable(Path(folder), source), args.games or 20_000)
+            source = args.paytable or PROJECT_ROOT / "paytables" / f"{args.game}.toml"
+            board_game(signed_paytable(Path(folder), source), args.games or games, reference_only)
         return
     args.games = args.games or 2_000_000
     with tempfile.TemporaryDirectory() as folder:

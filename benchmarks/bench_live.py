@@ -27,6 +27,7 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.browser_support import ServerProcess  # noqa: E402  (the tests' real-process launcher)
+from tests.rom_support import ensure_compiled_build  # noqa: E402
 from tests.server_support import PgCluster, _pg_bin  # noqa: E402
 
 PASSWORD = "bench live password"
@@ -95,6 +96,7 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=10)
     parser.add_argument("--instances", type=int, default=2)
     args = parser.parse_args()
+    ensure_compiled_build()  # the servers load the ROM's compiled engines, as in production
     cluster = PgCluster(_pg_bin())
     servers: list[ServerProcess] = []
     try:

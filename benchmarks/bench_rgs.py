@@ -19,6 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tests.browser_support import ServerProcess  # noqa: E402  (the tests' real-process launcher)
+from tests.rom_support import ensure_compiled_build  # noqa: E402
 from tests.server_support import PgCluster, _pg_bin  # noqa: E402
 
 
@@ -49,6 +50,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--game", default="dragon-poker")
     args = parser.parse_args()
+    ensure_compiled_build()  # the servers load the ROM's compiled engines, as in production
     cluster = PgCluster(_pg_bin())
     reports = []
     try:

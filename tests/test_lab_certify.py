@@ -217,3 +217,22 @@ def test_the_run_says_what_it_prepares_before_the_bar(signed_copy: Path,
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("egm certify: loading the lab, then checking the pay table")
     assert err[1].startswith("egm certify: preparing dragon-poker: compiling or loading")
+
+
+def test_a_default_that_follows_sigma_runs_until_the_half_width_is_reached(
+        signed_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game whose default follows its sigma (Poker Tiles) runs its default first, then as many more
+    games as the measured sigma needs for its half-width; the total, given as --games, reproduces it."""
+    from egm.games.dragon_poker.lab import DragonPokerLab
+
+    monkeypatch.setattr(DragonPokerLab, "games_follow_sigma", True)
+    monkeypatch.setattr(DragonPokerLab, "games_default", 2_000)  # the first run: sigma about 0.45
+    monkeypatch.setattr(DragonPokerLab, "games_default_half_width", 1.0)  # needs about 7,700 games
+    monkeypatch.setattr(DragonPokerLab, "chunk_games", lambda self, strategy: 1_000)
+    result = certify(Request(paytable_path=signed_copy, games=None, seed=4, workers=1, best_games=0))
+    low, high = result.reference_summary.ci95
+    assert (high - low) / 2 <= 0.01
+    games = result.request.games
+    assert games > 2_000 and games % 1_000 == 0 and result.reference.tally.games == games
+    again = certify(Request(paytable_path=signed_copy, games=games, seed=4, workers=1, best_games=0))
+    assert again.reference.tally == result.reference.tally

@@ -39,7 +39,8 @@ def _call(base: str, path: str, body: dict[str, Any], cookie: str = "",
 
 
 @pytest.fixture(scope="module")
-def servers(pg_cluster: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[ServerProcess]]:
+def servers(pg_cluster: Any, compiled_build: Any,
+            tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[ServerProcess]]:
     workdir = tmp_path_factory.mktemp("live")
     db_url = pg_cluster.url(pg_cluster.create_database())
     for role, password in PASSWORDS.items():  # staff accounts, as the operator makes them

@@ -117,6 +117,41 @@ def test_three_doubles_score_four_times() -> None:
     assert (HANDS[line.hand], line.multiplier, line.points) == ("full_house", 4, 24)
 
 
+def test_the_seeds_worked_example_as_written() -> None:
+    """Seed 000: "If the starting player also plays one card in the starting zone which corresponds to
+    that which has been designated by a marked square 16, in the example a Jack of Diamonds, the hand
+    also is a double hand. With a double, double as the illustrated embodiment, the hand scores three
+    times its original score. If both Jack of Diamonds had been played at the starting area, the score
+    would be accorded three doubles, and in accordance with the games rules would be scored at four
+    times the original score." One J♦ in the zone (here off its own square (6, 5)): x3; both: x4."""
+    assert LAYOUT.marked[LAYOUT.square(6, 5)] == code("Jd")
+    one = table_with("Jd Jc 2s 7h 4c", "3c 8d Ks 6h Qc")
+    (line,) = one.play(0, tiles("6 6 Jc", "6 7 Jd")).lines
+    assert (HANDS[line.hand], line.multiplier, line.points) == ("pair", 3, 3)
+    both = table_with("Jd Jd 2s 7h 4c", "3c 8d Ks 6h Qc")
+    (line,) = both.play(0, tiles("6 6 Jd", "6 7 Jd")).lines
+    assert (HANDS[line.hand], line.multiplier, line.points) == ("pair", 4, 4)
+    assert both.scores == [4, 0]
+
+
+def test_a_zone_card_placed_in_the_zone_doubles_each_of_its_lines() -> None:
+    """T♥ is marked in the zone at (6, 7); one played later at (6, 8), off its square, counts one
+    doubling in the zone's row (doubled for the zone as well: x3) and one in its column (x2)."""
+    table = table_with("Tc Td 2s 7h 4c", "Th Ts Ks 6h Jc")
+    table.play(0, tiles("6 6 Tc", "6 7 Td"))
+    move = table.play(1, tiles("6 8 Th", "7 8 Ts"))
+    assert [(HANDS[line.hand], line.multiplier, line.points) for line in move.lines] == [
+        ("three_of_a_kind", 3, 9), ("pair", 2, 2)]
+
+
+def test_outside_the_zone_a_card_doubles_only_on_its_own_square() -> None:
+    """Claim 9 stands elsewhere: J♦ below the zone, off its own square, counts no doubling."""
+    table = table_with("Jc Jh 2s 7h 4c", "Jd Js Ks 6h Qc")
+    table.play(0, tiles("6 6 Jc", "6 7 Jh"))
+    move = table.play(1, tiles("7 6 Jd", "7 7 Js"))
+    assert [line.multiplier for line in move.lines] == [1, 1, 1]
+
+
 def test_a_joker_never_matches_a_card_square() -> None:
     table = table_with("JK Jc 2s 7h 4c", "3c 8d Ks 6h Qc")
     move = table.play(0, tiles("6 5 JK Jd", "6 6 Jc"))

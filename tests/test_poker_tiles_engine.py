@@ -6,7 +6,10 @@ On every position of several games (machine strategy on every seat, 2 and 4 seat
 * every play the table accepts among many random candidate placements of the rack (1 to 5 tiles in
   a row or column next to the board, jokers declared at random) is listed by the generator: a play
   without a joker exactly; a play with jokers as the same placement with a declaration that scores
-  the same (declarations that cannot change any hand are listed once, by their lowest card).
+  the same (declarations that cannot change any hand are listed once, by their lowest card);
+* the machine strategy's compiled best-play search (`highest_play`) finds exactly the play the full
+  list's first highest value is, with the strategy's own leave values and with random ones, racks of
+  0 to 4 jokers.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ import pytest
 
 from egm.games.poker_tiles.engine import EMPTY, JOKER
 from egm.games.poker_tiles.game import PokerTiles
-from egm.games.poker_tiles.table import IllegalMove, Table, Tile
+from egm.games.poker_tiles.strategy import leave_table
+from egm.games.poker_tiles.table import IllegalMove, Table, Tile, highest_play
 from egm.rng import Rng
 from tests.tiles_support import code, paytable, table_with
 
@@ -138,3 +142,24 @@ def test_a_joker_whose_suit_changes_nothing_is_listed_once_in_the_lowest_suit() 
     # each pair two ways round, on the two placements covering the centre
     pairs = [i for i in range(len(plays)) if int(plays.counts[i]) == 2 and JOKER in plays.codes[i, :2]]
     assert len(pairs) == 16
+
+
+@pytest.mark.parametrize(("seed", "jokers"), [(4, 0), (5, 1), (6, 2), (7, 3), (8, 4)])
+def test_the_best_play_search_finds_the_first_highest_play_of_the_full_list(seed: int, jokers: int) -> None:
+    rng = np.random.default_rng(seed)
+    searched = 0
+    for table in positions(seed, 1, 1):
+        rack = table.racks[table.turn]
+        rack[:jokers] = [JOKER] * min(jokers, len(rack))
+        plays = table.plays(table.turn)
+        own = leave_table(table)
+        for leave in (own, own + rng.integers(-6, 7, len(own))):
+            best = highest_play(table.layout, table.face, rack, leave)
+            if not len(plays):
+                assert not len(best)
+                continue
+            first = int(np.argmax(2 * plays.scores + leave[plays.used]))
+            assert best.tiles(0) == plays.tiles(first)
+            assert (best.scores[0], best.used[0]) == (plays.scores[first], plays.used[first])
+            searched += 1
+    assert searched > 20

@@ -46,7 +46,8 @@ def _egm(*args: str, cwd: Path) -> subprocess.CompletedProcess:
                           timeout=600)
 
 
-def test_egm_server_serves_on_loopback_with_the_default_database(tmp_path: Path) -> None:
+def test_egm_server_serves_on_loopback_with_the_default_database(tmp_path: Path,
+                                                                 compiled_build: Path) -> None:
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     process = subprocess.Popen([sys.executable, "-m", "egm.cli", "server", "--host", "127.0.0.1", "--port",
@@ -146,7 +147,7 @@ def test_an_unreachable_database_keeps_the_server_unready_and_says_why(tmp_path:
         assert deposit.status_code == 503 and deposit.json()["code"] == "not_ready"
 
 
-def test_the_server_needs_neither_pygame_nor_the_cabinet() -> None:
+def test_the_server_needs_neither_pygame_nor_the_cabinet(compiled_build: Path) -> None:
     script = (
         "import sys\n"
         "sys.modules['pygame'] = None  # importing pygame now fails\n"

@@ -66,7 +66,8 @@ def cluster_db(pg_cluster: Any) -> str:
 
 
 @pytest.fixture(scope="module")
-def pair(cluster_db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[ServerProcess]]:
+def pair(cluster_db: str, compiled_build: Any,
+         tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[ServerProcess]]:
     workdir = tmp_path_factory.mktemp("scaleout")
     servers = [ServerProcess(cluster_db, workdir).start(), ServerProcess(cluster_db, workdir).start()]
     yield servers

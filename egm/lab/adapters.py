@@ -82,6 +82,10 @@ class LabAdapter(ABC):
     # game, so its hit frequency says nothing: the report gives the margin figures instead.
     pays_by_margin: ClassVar[bool] = False
     has_jackpot: ClassVar[bool] = False  # a running pool carried within a chunk (restarting per chunk)
+    # True: the default reference run follows the measured sigma (egm.lab.certify): `games_default`
+    # games first, then as many more as reach `games_default_half_width` (whatever the pay table's
+    # sigma), rather than a fixed count sized for one sigma.
+    games_follow_sigma: ClassVar[bool] = False
 
     @abstractmethod
     def chunk_games(self, strategy: str) -> int:

@@ -20,7 +20,7 @@ from egm.lab.adapters import ExactFigure, ExactOutcome, LabAdapter, LabError, ad
 from egm.lab.contributions import Contribution, contributions
 from egm.lab.rng_record import BatteryRecord, load_record
 from egm.lab.runner import RunResult, plan_chunks, run
-from egm.lab.stats import Z95, Summary, jackpot_share_check, return_quantiles, summarize
+from egm.lab.stats import Z95, Summary, jackpot_share_check, merge_in_order, return_quantiles, summarize
 from egm.lab.verdict import AwardEstimate, Verdict, estimate_awards, judge, strategy_check
 from egm.rom import PayTable, load_paytable
 
@@ -168,6 +168,32 @@ def _say(what: str) -> None:
     print(f"egm certify: {what}", file=sys.stderr, flush=True)
 
 
+def _run_to_half_width(request: Request, paytable: PayTable, adapter: LabAdapter) -> tuple[RunResult, int]:
+    """The reference run of a game whose default follows its sigma: first the game's default number of
+    games, then, while the 95% half-width is wider than the game's target, as many more as the sigma
+    measured so far needs (and 5% to spare). The added chunks are those a run of the total has, so the
+    report's `--games` total reproduces the run exactly. Returns the run and its planned games."""
+    strategy = adapter.reference_strategy
+    chunk = adapter.chunk_games(strategy)
+    target = (adapter.games_default_half_width or LAB_HALF_WIDTH * 100) / 100
+    label = f"{strategy}: to +-{target * 100:g} RTP points at the measured sigma"
+    games = math.ceil(adapter.games_default / chunk) * chunk  # whole chunks: later ones keep their index
+    done: RunResult | None = None
+    while True:
+        planned = plan_chunks(request.seed, games, chunk)
+        chunks = planned[done.chunks_planned:] if done else planned
+        more = run(paytable.game, paytable, strategy, chunks, workers=request.workers,
+                   scheduler=request.scheduler, progress=request.progress, label=label)
+        done = more if done is None else RunResult(
+            merge_in_order([done.tally, more.tally]), done.chunks_done + more.chunks_done, len(planned),
+            done.elapsed_s + more.elapsed_s, more.partial)
+        summary = summarize(done.tally)
+        if done.partial or (summary.ci95[1] - summary.ci95[0]) / 2 <= target:
+            return done, games
+        needed = math.ceil(needed_games(summary.sigma, target) * 1.05 / chunk) * chunk
+        games = max(games + chunk, needed)
+
+
 def _jurisdictions(names: tuple[str, ...]) -> list[JurisdictionConfig]:
     return [load_jurisdiction(name) for name in (names or tuple(all_jurisdictions()))]
 
@@ -183,6 +209,7 @@ def certify(request: Request) -> Certification:
     rng = load_record(request.rng_results) if request.rng_results is not None else None
     paytable = load_paytable(request.paytable_path)
     adapter = adapter_for(paytable.game)
+    follow_sigma = request.games is None and adapter.games_follow_sigma
     # Record the numbers used, so that the report's command reproduces the run.
     games = request.games if request.games is not None else adapter.games_default
     best_games = min(games, adapter.best_games_default) if request.best_games is None else request.best_games
@@ -196,10 +223,14 @@ def certify(request: Request) -> Certification:
     adapter.warm_up(paytable)
 
     strategy = adapter.reference_strategy
-    chunks = plan_chunks(request.seed, request.games, adapter.chunk_games(strategy))
-    target = _default_note(request.games, adapter.games_default, adapter.games_default_half_width)
-    reference = run(paytable.game, paytable, strategy, chunks, workers=request.workers,
-                    scheduler=request.scheduler, progress=request.progress, label=f"{strategy}{target}")
+    if follow_sigma:
+        reference, games = _run_to_half_width(request, paytable, adapter)
+        request = replace(request, games=games)
+    else:
+        chunks = plan_chunks(request.seed, request.games, adapter.chunk_games(strategy))
+        target = _default_note(request.games, adapter.games_default, adapter.games_default_half_width)
+        reference = run(paytable.game, paytable, strategy, chunks, workers=request.workers,
+                        scheduler=request.scheduler, progress=request.progress, label=f"{strategy}{target}")
     if reference.tally.games == 0:
         raise LabError("the run was stopped before its first chunk finished; there is nothing to report")
     reference_summary = summarize(reference.tally)

@@ -59,9 +59,15 @@ def load_lobby() -> Lobby:
     """Every installed game with its pay table (the cabinet configuration's choice of pay table, default
     <game id>.toml), or RomRefused naming what the ROM self-test or the pay-table check found."""
     from egm.rom.catalogue import load_games
+    from egm.rom.compiled import configured_compiled_root, install_catalogue_code, prepare_games
 
     config = load_cabinet_config()
-    catalogue = load_games(config, game_ids=list(descriptors()))
+    # The compiled engines come from the ROM's verified build for this CPU, as on the cabinet; without
+    # one they compile in this process (the warm-up does it before readiness).
+    catalogue, compiled = install_catalogue_code(load_games(config, game_ids=list(descriptors())),
+                                                 configured_compiled_root(config))
+    if compiled is not None:
+        prepare_games(catalogue.games, compiled)
     problems = [*catalogue.rom_check().problems] if catalogue.refused else []
     if problems:
         shown = "; ".join(str(p) for p in problems[:3])

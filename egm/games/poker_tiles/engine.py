@@ -7,14 +7,16 @@ accepts nothing the generator leaves out.
 
 A board is two flat arrays, one entry per square (square = row * cols + col): `face`, the card each
 tile plays as (a joker's declared card) or EMPTY, and `joker`, 1 where the tile is a joker. The layout
-gives `marked` (the card marked on each square, or EMPTY) and `in_start` (1 inside the starting area).
+gives `doubling` (per square and card, 1 where that natural tile counts a doubling) and `in_start`
+(1 inside the starting area).
 A rack is an array of tile codes: a card index 0..51, or JOKER (52).
 
 Which lines a play scores (docs/poker-tiles.md): every line it changes, that is the maximal run of 2
 or more tiles through each placed tile along its row and along its column, each line once. Each must
 be a proper hand of at most 5 tiles, or the play is illegal. A line's multiplier is 1 + its doublings:
-one if all its squares lie in the starting area, and one for each tile placed by this play, in the
-line, that is the natural card marked on its square.
+one if all its squares lie in the starting area, and one for each natural tile placed by this play, in
+the line, that counts a doubling where it lies (egm.games.poker_tiles.board: in the starting area, any
+card marked in the area; elsewhere, the card marked on its square).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from egm.games.poker_tiles.hands import (
     PAIR,
     STRAIGHTS,
     TWO_PAIR,
+    best_value,
     classify,
     classify_any_order,
     extend_shapes,
@@ -74,7 +77,7 @@ def _run(face: np.ndarray, rows: int, cols: int, square: int, horizontal: bool) 
 
 
 @njit(cache=True)
-def score_lines(face: np.ndarray, joker: np.ndarray, placed: np.ndarray, marked: np.ndarray,
+def score_lines(face: np.ndarray, joker: np.ndarray, placed: np.ndarray, doubling: np.ndarray,
                 in_start: np.ndarray, rows: int, cols: int, values: np.ndarray, squares: np.ndarray,
                 out: np.ndarray) -> int:
     """The lines a play changes and their scores. `face`/`joker` already hold the placed tiles,
@@ -107,7 +110,7 @@ def score_lines(face: np.ndarray, joker: np.ndarray, placed: np.ndarray, marked:
                 square = first + k * step
                 cards[k] = face[square]
                 all_start &= in_start[square]
-                if placed[square] and not joker[square] and marked[square] == face[square]:
+                if placed[square] and not joker[square] and doubling[square, face[square]]:
                     doubles += 1
             hand = classify(cards, length)
             if hand == NOT_A_HAND:
@@ -121,7 +124,7 @@ def score_lines(face: np.ndarray, joker: np.ndarray, placed: np.ndarray, marked:
 
 
 @njit(cache=True)
-def _cross_tables(face: np.ndarray, marked: np.ndarray, in_start: np.ndarray, rows: int, cols: int,
+def _cross_tables(face: np.ndarray, doubling: np.ndarray, in_start: np.ndarray, rows: int, cols: int,
                   values: np.ndarray, horizontal: bool
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """For each empty square, the line a tile there would make along `horizontal` (the cross line of a
@@ -159,8 +162,7 @@ def _cross_tables(face: np.ndarray, marked: np.ndarray, in_start: np.ndarray, ro
             if hand == NOT_A_HAND:
                 allowed[square, card] = False
                 continue
-            match = 1 if marked[square] == card else 0
-            natural_points[square, card] = line_points(values, hand, all_start + match)
+            natural_points[square, card] = line_points(values, hand, all_start + doubling[square, card])
             joker_points[square, card] = line_points(values, hand, all_start)
     return length_of, allowed, natural_points, joker_points
 
@@ -267,19 +269,20 @@ def _repeats_a_lower_rank(rank: int, pos: int, length: int, span: np.ndarray, fa
 
 @njit(cache=True)
 def _record(length: int, span: np.ndarray, line: np.ndarray, codes: np.ndarray, used: int,
-            marked: np.ndarray, values: np.ndarray, all_start: int, centre: int,
+            doubling: np.ndarray, values: np.ndarray, all_start: int, centre: int,
             natural_points: np.ndarray, joker_points: np.ndarray, out_square: np.ndarray,
             out_code: np.ndarray, out_face: np.ndarray, out_count: np.ndarray, out_score: np.ndarray,
-            out_used: np.ndarray, count: int) -> int:
+            out_used: np.ndarray, count: int, leave: np.ndarray, best: np.ndarray) -> int:
     """Score a filled span (its main line and the cross line of each placed tile) and record it as
-    play number `count` if the out arrays have room; returns the new count."""
+    play number `count` if the out arrays have room; returns the new count. With a `leave` table (the
+    best-play search), the play is recorded in row 0 only if its value beats `best[0]`."""
     score = 0
     if length >= 2:
         hand = classify(line, length)
         doubles = all_start
         covers_centre = False
         for k in range(length):
-            if codes[k] != EMPTY and codes[k] != JOKER and marked[span[k]] == line[k]:
+            if codes[k] != EMPTY and codes[k] != JOKER and doubling[span[k], line[k]]:
                 doubles += 1
             if span[k] == centre:
                 covers_centre = True
@@ -291,34 +294,61 @@ def _record(length: int, span: np.ndarray, line: np.ndarray, codes: np.ndarray, 
             score += joker_points[span[k], line[k]]
         elif codes[k] != EMPTY:
             score += natural_points[span[k], line[k]]
-    if count < len(out_count):
+    row = count
+    if len(leave):
+        value = 2 * score + leave[used]
+        if value <= best[0]:
+            return count + 1  # the first of equal values stands
+        best[0] = value
+        row = 0
+    if row < len(out_count):
         placed = 0
         for k in range(length):
             if codes[k] != EMPTY:
-                out_square[count, placed] = span[k]
-                out_code[count, placed] = codes[k]
-                out_face[count, placed] = line[k]
+                out_square[row, placed] = span[k]
+                out_code[row, placed] = codes[k]
+                out_face[row, placed] = line[k]
                 placed += 1
-        out_count[count] = placed
-        out_score[count] = score
-        out_used[count] = used
+        out_count[row] = placed
+        out_score[row] = score
+        out_used[row] = used
     return count + 1
 
 
 @njit(cache=True)
-def _fill(length: int, span: np.ndarray, rack: np.ndarray, face: np.ndarray, marked: np.ndarray,
+def _bound(length: int, shapes: int, values: np.ndarray, all_start: int, doubles: int, rest: int,
+           cross: int, leave: int) -> int:
+    """The most a play can be worth (2 x points + leave, in half points) whose line can still take
+    `shapes`, with `doubles` doublings placed, `rest` more it might make, `cross` the most its cross
+    lines can score and `leave` the most its leave can be."""
+    main = best_value(shapes, length, values) * (1 + all_start + doubles + rest) if length >= 2 else 0
+    return 2 * (main + cross) + leave
+
+
+@njit(cache=True)
+def _fill(length: int, span: np.ndarray, rack: np.ndarray, face: np.ndarray, doubling: np.ndarray,
           values: np.ndarray, all_start: int, centre: int, allowed: np.ndarray,
-          natural_points: np.ndarray, joker_points: np.ndarray, out_square: np.ndarray,
-          out_code: np.ndarray, out_face: np.ndarray, out_count: np.ndarray, out_score: np.ndarray,
-          out_used: np.ndarray, count: int) -> int:
+          natural_points: np.ndarray, joker_points: np.ndarray, cross_best: np.ndarray,
+          out_square: np.ndarray, out_code: np.ndarray, out_face: np.ndarray, out_count: np.ndarray,
+          out_score: np.ndarray, out_used: np.ndarray, count: int, leave: np.ndarray,
+          leave_best: np.ndarray, best: np.ndarray, work: np.ndarray, relevant: np.ndarray,
+          repeats: np.ndarray) -> int:
     """Fill the span's empty squares with rack tiles in every legal way (depth first along the line,
     pruning a line that can no longer be a hand, and squares whose cross line would not be one) and
-    record each play; returns the new play count."""
-    line = np.empty(MAX_LINE, dtype=np.int64)
-    codes = np.full(MAX_LINE, EMPTY, dtype=np.int64)
-    slot = np.full(MAX_LINE + 1, -1, dtype=np.int64)  # the rack slot tried at each depth
-    card = np.full(MAX_LINE + 1, -1, dtype=np.int64)  # the card tried (a joker's declaration)
-    used = np.zeros(MAX_LINE + 1, dtype=np.int64)  # rack slots used above each depth
+    record each play; returns the new play count.
+
+    With a `leave` table (the best-play search, `best_play`) it also skips every branch whose plays
+    cannot beat the best value found so far: a bound on the line's points (the best hand its open
+    shapes allow, doubled by every square left to fill), the cross lines' (`cross_best` for the squares
+    left) and the leave (`leave_best`, the best of any rack slots the branch may still use)."""
+    # the walk's state per depth, in the caller's workspace (no allocation per span)
+    line, codes, slot, card, used = work[0], work[1], work[2], work[3], work[4]
+    open_mask, shapes, relevant_ready = work[5], work[6], work[7]
+    doubles, cross, rest, rest_cross = work[8], work[9], work[10], work[11]
+    work[:, :] = 0
+    codes[:] = EMPTY
+    slot[:] = -1  # the rack slot tried at each depth
+    card[:] = -1  # the card tried (a joker's declaration); used: rack slots used above each depth
     suit = -1
     mixed = False  # the board's tiles in the span are of two suits: the line cannot be a flush
     for k in range(length):
@@ -326,17 +356,30 @@ def _fill(length: int, span: np.ndarray, rack: np.ndarray, face: np.ndarray, mar
             if suit >= 0 and face[span[k]] & 3 != suit:
                 mixed = True
             suit = face[span[k]] & 3
-    relevant = np.zeros((MAX_LINE, 13), dtype=np.bool_)  # per depth, once a joker is tried there
-    relevant_ready = np.zeros(MAX_LINE, dtype=np.bool_)
-    open_mask = np.zeros(MAX_LINE, dtype=np.int64)  # per depth: the cards that keep the line a hand
-    shapes = np.zeros(MAX_LINE + 1, dtype=np.int64)  # the hand shapes the line can still take
+    # relevant: per depth, once a joker is tried there; repeats: per depth and rank, _repeats_a_lower_rank
+    # open_mask: per depth, the cards that keep the line a hand; shapes: the hand shapes it can still take
     shapes[0] = start_shapes(length)
+    search = len(leave) > 0
+    # the search: doublings placed above each depth and the placed tiles' cross-line points; from each
+    # depth on, the squares a natural tile of the rack might double and their best cross-line points
+    if search:
+        for k in range(length - 1, -1, -1):
+            square = span[k]
+            empty = face[square] == EMPTY
+            doubles_here = False
+            for tile in rack:
+                if empty and tile != JOKER and doubling[square, tile]:
+                    doubles_here = True
+            rest[k] = rest[k + 1] + doubles_here
+            rest_cross[k] = rest_cross[k + 1] + (cross_best[square] if empty else 0)
+        if _bound(length, shapes[0], values, all_start, 0, rest[0], rest_cross[0], leave_best[0]) <= best[0]:
+            return count
     pos = 0
     while pos >= 0:
         if pos == length:
-            count = _record(length, span, line, codes, used[pos], marked, values, all_start, centre,
+            count = _record(length, span, line, codes, used[pos], doubling, values, all_start, centre,
                             natural_points, joker_points, out_square, out_code, out_face, out_count,
-                            out_score, out_used, count)
+                            out_score, out_used, count, leave, best)
             pos -= 1
             continue
         square = span[pos]
@@ -348,6 +391,8 @@ def _fill(length: int, span: np.ndarray, rack: np.ndarray, face: np.ndarray, mar
                 shapes[pos + 1] = extend_shapes(shapes[pos], line, pos, length)
                 if length < 2 or shapes[pos + 1]:
                     used[pos + 1] = used[pos]
+                    doubles[pos + 1] = doubles[pos]
+                    cross[pos + 1] = cross[pos]
                     slot[pos + 1] = -1
                     card[pos + 1] = -1
                     pos += 1
@@ -358,9 +403,14 @@ def _fill(length: int, span: np.ndarray, rack: np.ndarray, face: np.ndarray, mar
         s = slot[pos]
         c = card[pos] + 1
         if s < 0:
+            if search and _bound(length, shapes[pos], values, all_start, doubles[pos], rest[pos],
+                                 cross[pos] + rest_cross[pos], leave_best[used[pos]]) <= best[0]:
+                pos -= 1  # nothing from here on can beat the best play found
+                continue
             s = 0
             c = -1
-            relevant_ready[pos] = False
+            relevant_ready[pos] = 0
+            repeats[pos, :] = -1
             open_mask[pos] = open_cards(shapes[pos], line, pos, length)
         found = False
         while s < len(rack):
@@ -382,16 +432,28 @@ def _fill(length: int, span: np.ndarray, rack: np.ndarray, face: np.ndarray, mar
                     line[pos] = c
                     shapes[pos + 1] = extend_shapes(shapes[pos], line, pos, length)
                     open_line = length < 2 or shapes[pos + 1] != 0
+                    if open_line and search:  # the bound first: it is cheaper than the checks below
+                        natural = code != JOKER
+                        doubles[pos + 1] = doubles[pos] + (doubling[square, c] if natural else 0)
+                        cross[pos + 1] = cross[pos] + (natural_points[square, c] if natural
+                                                       else joker_points[square, c])
+                        open_line = _bound(length, shapes[pos + 1], values, all_start, doubles[pos + 1],
+                                           rest[pos + 1], cross[pos + 1] + rest_cross[pos + 1],
+                                           leave_best[used[pos] | 1 << s]) > best[0]
                     if open_line and code == JOKER:  # a declaration that repeats listed plays is skipped
                         if not relevant_ready[pos]:
                             _relevant_ranks(length, span, face, rack, line, pos, relevant[pos])
-                            relevant_ready[pos] = True
+                            relevant_ready[pos] = 1
                         suit_free = length < MAX_LINE or mixed or not one_suit(line, pos)
                         if suit_free and _same_as_lower_suit(square, c, allowed, joker_points):
                             open_line = False
-                        elif _repeats_a_lower_rank(c >> 2, pos, length, span, face, line, codes,
-                                                   relevant[pos], allowed, joker_points):
-                            open_line = False
+                        else:
+                            rank = c >> 2
+                            if repeats[pos, rank] < 0:  # the same for each suit of the rank
+                                repeats[pos, rank] = _repeats_a_lower_rank(
+                                    rank, pos, length, span, face, line, codes, relevant[pos], allowed,
+                                    joker_points)
+                            open_line = repeats[pos, rank] == 0
                     if open_line:
                         found = True
                         break
@@ -417,7 +479,7 @@ def _fill(length: int, span: np.ndarray, rack: np.ndarray, face: np.ndarray, mar
 
 
 @njit(cache=True)
-def generate(face: np.ndarray, marked: np.ndarray, in_start: np.ndarray, rows: int, cols: int,
+def generate(face: np.ndarray, doubling: np.ndarray, in_start: np.ndarray, rows: int, cols: int,
              start_squares: np.ndarray, centre: int, values: np.ndarray, rack: np.ndarray,
              out_square: np.ndarray, out_code: np.ndarray, out_face: np.ndarray, out_count: np.ndarray,
              out_score: np.ndarray, out_used: np.ndarray) -> int:
@@ -428,6 +490,39 @@ def generate(face: np.ndarray, marked: np.ndarray, in_start: np.ndarray, rows: i
     the rack slots it used (a bit mask). Plays of identical tiles are listed once; a joker is listed
     with every declaration that is legal. An empty board takes only first plays: 2 to 5 tiles in the
     starting area (a pair or two pair covering the centre)."""
+    no_leave = np.zeros(0, dtype=np.int64)
+    return _plays(face, doubling, in_start, rows, cols, start_squares, centre, values, rack, out_square,
+                  out_code, out_face, out_count, out_score, out_used, no_leave, no_leave,
+                  np.zeros(1, dtype=np.int64))
+
+
+@njit(cache=True)
+def best_play(face: np.ndarray, doubling: np.ndarray, in_start: np.ndarray, rows: int, cols: int,
+              start_squares: np.ndarray, centre: int, values: np.ndarray, rack: np.ndarray,
+              leave: np.ndarray, out_square: np.ndarray, out_code: np.ndarray, out_face: np.ndarray,
+              out_count: np.ndarray, out_score: np.ndarray, out_used: np.ndarray) -> int:
+    """The play of highest value, 2 x points + leave[rack slots used], the first of equals in
+    `generate`'s order (what the machine strategy takes of that list), written to row 0 of the out
+    arrays; returns 1, or 0 if the rack has no legal play. The same walk as `generate`, skipping the
+    branches that cannot beat the best found so far. `leave` has an entry per bit mask of rack slots."""
+    leave_best = leave.copy()  # per mask: the best leave of the mask or any mask that adds slots to it
+    for mask in range(len(leave) - 1, -1, -1):
+        for slot in range(len(rack)):
+            if not mask >> slot & 1:
+                leave_best[mask] = max(leave_best[mask], leave_best[mask | 1 << slot])
+    best = np.full(1, -(1 << 62), dtype=np.int64)
+    count = _plays(face, doubling, in_start, rows, cols, start_squares, centre, values, rack, out_square,
+                   out_code, out_face, out_count, out_score, out_used, leave, leave_best, best)
+    return 1 if count else 0
+
+
+@njit(cache=True)
+def _plays(face: np.ndarray, doubling: np.ndarray, in_start: np.ndarray, rows: int, cols: int,
+           start_squares: np.ndarray, centre: int, values: np.ndarray, rack: np.ndarray,
+           out_square: np.ndarray, out_code: np.ndarray, out_face: np.ndarray, out_count: np.ndarray,
+           out_score: np.ndarray, out_used: np.ndarray, leave: np.ndarray, leave_best: np.ndarray,
+           best: np.ndarray) -> int:
+    """The walk of `generate` (every play) and `best_play` (with a `leave` table: the best one)."""
     size = rows * cols
     first_play = True
     for square in range(size):
@@ -435,10 +530,14 @@ def generate(face: np.ndarray, marked: np.ndarray, in_start: np.ndarray, rows: i
             first_play = False
             break
     span = np.empty(MAX_LINE, dtype=np.int64)
+    work = np.empty((12, MAX_LINE + 1), dtype=np.int64)  # _fill's workspace
+    relevant = np.zeros((MAX_LINE, 13), dtype=np.bool_)
+    repeats = np.empty((MAX_LINE, 13), dtype=np.int64)
     count = 0
     if first_play:
         none_allowed = np.ones((size, CARDS), dtype=np.bool_)
         no_points = np.zeros((size, CARDS), dtype=np.int64)
+        no_cross = np.zeros(size, dtype=np.int64)
         n = len(start_squares)
         for a in range(n):
             for b in range(a + 1, min(a + MAX_LINE, n)):
@@ -447,15 +546,22 @@ def generate(face: np.ndarray, marked: np.ndarray, in_start: np.ndarray, rows: i
                     continue
                 for k in range(length):
                     span[k] = start_squares[a + k]
-                count = _fill(length, span, rack, face, marked, values, 1, centre, none_allowed, no_points,
-                              no_points, out_square, out_code, out_face, out_count, out_score, out_used,
-                              count)
+                count = _fill(length, span, rack, face, doubling, values, 1, centre, none_allowed, no_points,
+                              no_points, no_cross, out_square, out_code, out_face, out_count, out_score,
+                              out_used, count, leave, leave_best, best, work, relevant, repeats)
         return count
     for direction in range(2):
         horizontal = direction == 0
         # the lines across this direction's plays run the other way
         cross_length, allowed, natural_points, joker_points = _cross_tables(
-            face, marked, in_start, rows, cols, values, not horizontal)
+            face, doubling, in_start, rows, cols, values, not horizontal)
+        cross_best = np.zeros(size, dtype=np.int64)  # the search's bound: the most a cross line scores
+        if len(leave):
+            for square in range(size):
+                for card in range(CARDS):
+                    if allowed[square, card]:
+                        top = max(natural_points[square, card], joker_points[square, card])
+                        cross_best[square] = max(cross_best[square], top)
         lines, along = (rows, cols) if horizontal else (cols, rows)
         for index in range(lines):
             for a in range(along):
@@ -484,7 +590,8 @@ def generate(face: np.ndarray, marked: np.ndarray, in_start: np.ndarray, rows: i
                         continue
                     if not horizontal and empties < 2:
                         continue  # a single tile is listed once, by its row
-                    count = _fill(length, span, rack, face, marked, values, all_start if length >= 2 else 0,
-                                  -1, allowed, natural_points, joker_points, out_square, out_code, out_face,
-                                  out_count, out_score, out_used, count)
+                    count = _fill(length, span, rack, face, doubling, values, all_start if length >= 2 else 0,
+                                  -1, allowed, natural_points, joker_points, cross_best, out_square, out_code,
+                                  out_face, out_count, out_score, out_used, count, leave, leave_best, best,
+                                  work, relevant, repeats)
     return count

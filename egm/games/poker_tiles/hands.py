@@ -191,6 +191,26 @@ def extend_shapes(shapes: int, faces: np.ndarray, pos: int, length: int) -> int:
 
 
 @njit(cache=True)
+def best_value(shapes: int, length: int, values: np.ndarray) -> int:
+    """The highest base value of a hand a line of `length` that can still take `shapes` may make (a
+    bound for the best-play search: a straight still open in one suit might be a royal flush)."""
+    best = 0
+    for k in range(3):
+        if shapes >> k & 1:
+            best = max(best, values[_PATTERN_HANDS[length, k]])
+    if length == MAX_LINE:
+        straight = shapes & (((1 << 20) - 1) << _STRAIGHT_BITS) != 0
+        flush = shapes & FLUSH_BIT != 0
+        if straight:
+            best = max(best, values[STRAIGHT])
+        if flush:
+            best = max(best, values[FLUSH])
+        if straight and flush:
+            best = max(best, values[STRAIGHT_FLUSH], values[ROYAL_FLUSH])
+    return best
+
+
+@njit(cache=True)
 def open_cards(shapes: int, faces: np.ndarray, pos: int, length: int) -> int:
     """The cards (a 52-bit mask, bit = card index) that keep some of `shapes` open at `pos`, after the
     line's first `pos` cards: exactly those for which `extend_shapes` leaves a shape open. The move

@@ -69,9 +69,12 @@ class PokerTilesLab(LabAdapter):
     best_strategy = LOOKAHEAD_STRATEGY
     lower_strategy = RANDOM_STRATEGY
     strategy_methods = STRATEGY_METHODS
-    # Enough for a 95% half-width of 0.2 RTP points at the shipped pay table's sigma (about 0.083):
-    # (1.96 x 0.083 / 0.002)^2 = 6,600 games, and some to spare.
-    games_default = 7_500
+    # The default run follows the measured sigma to a 95% half-width of 0.1 RTP points: 5,000 games
+    # first (sigma to a few per cent), then as many more as that sigma needs, (1.96 sigma / 0.001)^2:
+    # about 26,000 games at the shipped pay table's sigma of 0.08, four times that at twice the sigma.
+    games_default = 5_000
+    games_default_half_width = 0.1
+    games_follow_sigma = True
     # The lookahead samples 6 replies to each of 8 candidates every turn: about 50 times the
     # reference's work, so its run is shorter (its interval is wider, and reported as such).
     best_games_default = 300

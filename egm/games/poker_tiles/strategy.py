@@ -41,7 +41,15 @@ from typing import Any
 import numpy as np
 
 from egm.games.poker_tiles.engine import EMPTY, JOKER
-from egm.games.poker_tiles.table import Plays, Table, full_pool, legal_plays, tile_points
+from egm.games.poker_tiles.table import (
+    JOKER_PENALTY,
+    NATURAL_PENALTY,
+    Plays,
+    Table,
+    full_pool,
+    highest_play,
+    legal_plays,
+)
 from egm.rng import Rng, derive_seed
 
 MACHINE_STRATEGY = "tiles-greedy/1"
@@ -57,13 +65,23 @@ Turn = list[Any]  # [kind, args] as a move record holds them
 Strategy = Callable[[Table], Turn]
 
 
+def leave_values(rack: Sequence[int], kept: np.ndarray, last_turn: bool) -> np.ndarray:
+    """What each choice of tiles to keep is worth, in half points (see the module doc): `kept` has a
+    row per choice, 1 for each tile of `rack` it keeps. Whole arrays: the strategy values every choice
+    of rack slots each turn."""
+    codes = np.array(rack, dtype=np.int64)
+    joker = codes == JOKER
+    if last_turn:
+        return -2 * (kept @ np.where(joker, JOKER_PENALTY, NATURAL_PENALTY))
+    ranks = codes[~joker] >> 2
+    # per choice, the naturals kept of each rank the rack holds; each beyond the first of its rank counts
+    held = kept[:, ~joker] @ (ranks[:, None] == np.unique(ranks)[None, :])
+    return JOKER_LEAVE * kept[:, joker].sum(axis=1) + PAIR_LEAVE * (held - 1).clip(min=0).sum(axis=1)
+
+
 def leave_value(tiles: Sequence[int], last_turn: bool) -> int:
     """What the tiles a seat keeps are worth, in half points (see the module doc)."""
-    if last_turn:
-        return -2 * sum(tile_points(code) for code in tiles)
-    ranks = Counter(code >> 2 for code in tiles if code != JOKER)
-    jokers = sum(1 for code in tiles if code == JOKER)
-    return JOKER_LEAVE * jokers + PAIR_LEAVE * sum(count - 1 for count in ranks.values())
+    return int(leave_values(tiles, np.ones((1, len(tiles)), dtype=np.int64), last_turn)[0])
 
 
 def dead_tiles(rack: Sequence[int]) -> list[int]:
@@ -107,17 +125,20 @@ class _Options:
         return best
 
 
-def _options(table: Table) -> _Options:
+def leave_table(table: Table) -> np.ndarray:
+    """What each choice of rack slots to play leaves the seat to move, in half points: per bit mask
+    of the slots played, the leave of the tiles kept plus DRAW_VALUE for each tile it draws back."""
+    rack = table.racks[table.turn]
+    kept = 1 - (np.arange(1 << len(rack))[:, None] >> np.arange(len(rack))[None, :] & 1)
+    drawn = np.minimum(len(rack) - kept.sum(axis=1), len(table.pool))
+    return leave_values(rack, kept, _last_turn(table)) + DRAW_VALUE * drawn
+
+
+def _other_turns(table: Table) -> list[tuple[int, Turn]]:
+    """The joker swaps, the exchange and the pass open to the seat to move, each with its value."""
     seat = table.turn
     rack = table.racks[seat]
     last = _last_turn(table)
-    plays = table.plays(seat)
-    extra = {}
-    for used in {int(u) for u in plays.used}:
-        kept = [code for slot, code in enumerate(rack) if not used >> slot & 1]
-        drawn = min(len(rack) - len(kept), len(table.pool))
-        extra[used] = leave_value(kept, last) + DRAW_VALUE * drawn
-    leave = np.array([extra[int(u)] for u in plays.used], dtype=np.int64)
     others: list[tuple[int, Turn]] = []
     if not table.board_empty:
         for square, card in table.joker_swaps(seat):
@@ -130,12 +151,23 @@ def _options(table: Table) -> _Options:
             kept = [code for code in rack if code not in dead]
             others.append((leave_value(kept, last) + DRAW_VALUE * len(dead), ["exchange", dead]))
         others.append((leave_value(rack, last), ["pass", []]))
-    return _Options(plays, 2 * plays.scores + leave, others)
+    return others
+
+
+def _valued(table: Table, plays: Plays, leave: np.ndarray) -> _Options:
+    return _Options(plays, 2 * plays.scores + leave[plays.used], _other_turns(table))
+
+
+def _options(table: Table) -> _Options:
+    """Every turn open to the seat to move, valued."""
+    return _valued(table, table.plays(table.turn), leave_table(table))
 
 
 def machine_turn(table: Table) -> Turn:
-    """tiles-greedy/1."""
-    options = _options(table)
+    """tiles-greedy/1. Of the plays only the highest counts (the first of equals, as in the full list),
+    so the compiled search finds it without listing the others."""
+    leave = leave_table(table)
+    options = _valued(table, highest_play(table.layout, table.face, table.racks[table.turn], leave), leave)
     return options.turn(options.best())
 
 

@@ -33,6 +33,7 @@ from egm.games.poker_tiles.engine import (
     LINE_FIELDS,
     LINE_TOO_LONG,
     OUT_OF_ORDER,
+    best_play,
     generate,
     score_lines,
 )
@@ -143,11 +144,23 @@ def legal_plays(layout: Layout, face: np.ndarray, rack: Sequence[int], capacity:
         counts = np.empty(capacity, dtype=np.int64)
         scores = np.empty(capacity, dtype=np.int64)
         used = np.empty(capacity, dtype=np.int64)
-        n = generate(face, layout.marked, layout.in_start, layout.rows, layout.cols, start, layout.centre,
+        n = generate(face, layout.doubling, layout.in_start, layout.rows, layout.cols, start, layout.centre,
                      layout.values, codes, squares, tiles, faces, counts, scores, used)
         if n <= capacity:
             return Plays(squares[:n], tiles[:n], faces[:n], counts[:n], scores[:n], used[:n])
         capacity = n
+
+
+def highest_play(layout: Layout, face: np.ndarray, rack: Sequence[int], leave: np.ndarray) -> Plays:
+    """The legal play of `rack` of highest value, 2 x points + leave[rack slots used] (the first of
+    equals in `legal_plays`' order), as a Plays of one row; none if there is no legal play
+    (egm.games.poker_tiles.engine.best_play)."""
+    out = [np.empty((1, MAX_LINE), dtype=np.int64) for _ in range(3)]
+    single = [np.empty(1, dtype=np.int64) for _ in range(3)]
+    n = best_play(face, layout.doubling, layout.in_start, layout.rows, layout.cols,
+                  np.array(layout.start, dtype=np.int64), layout.centre, layout.values,
+                  np.array(rack, dtype=np.int64), leave, *out, *single)
+    return Plays(*(a[:n] for a in out), *(a[:n] for a in single))
 
 
 def hand_key(hand: int, faces: Sequence[int]) -> tuple[int, ...]:
@@ -282,7 +295,7 @@ class Table:
             joker[tile.square] = tile.code == JOKER
             placed[tile.square] = 1
         out = np.zeros((2 * RACK + 1, LINE_FIELDS), dtype=np.int64)
-        count = score_lines(face, joker, placed, layout.marked, layout.in_start, layout.rows, layout.cols,
+        count = score_lines(face, joker, placed, layout.doubling, layout.in_start, layout.rows, layout.cols,
                             layout.values, np.array(squares, dtype=np.int64), out)
         if count < 0:
             bad = max(i for i in range(len(out)) if out[i, 2] > 0)

@@ -18,14 +18,15 @@ from fastapi.templating import Jinja2Templates
 from pydantic import Field, StrictStr
 from starlette.concurrency import run_in_threadpool
 
-from egm.live import table as live
+import egm.live
+from egm.server import live_table as live
 from egm.server.api.deps import PostCaller, caller, server_of
 from egm.server.api.models import Body, RequestId
 from egm.server.errors import ApiError
 from egm.server.idempotency import Reply
 from egm.server.sessions import check_origin
 
-WEB = Path(live.__file__).parent / "web"
+WEB = Path(egm.live.__file__).parent / "web"
 STATIC = "/live/static"
 HEARTBEAT_S = 15  # the display shows OFFLINE after 45 s without a message
 templates = Jinja2Templates(directory=WEB / "templates")

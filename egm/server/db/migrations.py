@@ -9,9 +9,15 @@ from collections.abc import Callable
 
 from sqlalchemy import Connection, func, insert, select, text
 
-from egm.live.schema import LIVE_TABLES
 from egm.server.db.engine import Database
-from egm.server.db.schema import LEDGER_BY_TIME, RG_TABLES, account_event, metadata, schema_version
+from egm.server.db.schema import (
+    LEDGER_BY_TIME,
+    LIVE_TABLES,
+    RG_TABLES,
+    account_event,
+    metadata,
+    schema_version,
+)
 
 MIGRATION_LOCK = 0x45474D  # "EGM": the advisory lock id
 

@@ -22,10 +22,9 @@ from typing import Any
 from sqlalchemy import Connection, and_, func, insert, select, update
 
 from egm.live.board import Entry, board, current_hands, result_code
-from egm.live.schema import WINNER, live_hand, live_session, live_table
 from egm.server.accounts import audit
 from egm.server.db import Database
-from egm.server.db.schema import player
+from egm.server.db.schema import WINNER, live_hand, live_session, live_table, player
 from egm.server.errors import ApiError
 from egm.server.events import Hub
 from egm.server.idempotency import Key, Reply, reply, request_digest
