@@ -348,3 +348,25 @@ def test_a_version_1_database_migrates_to_the_responsible_gaming_tables(db_url, 
         assert migrate(db) == LATEST == 4  # then the live table (3) and account events (4)
     finally:
         db.dispose()
+
+
+def test_a_reality_check_falling_due_while_idle_is_pushed_once(rg_app, clock, monkeypatch) -> None:
+    """No round ends to announce it: the websocket finds it at a heartbeat and sends it once."""
+    from egm.server.api import ws
+    from egm.server.settings import SESSION_COOKIE
+
+    monkeypatch.setattr(ws, "HEARTBEAT_S", 0.2)
+    player = Player(rg_app).register()
+    assert _put_limits(player, {"reality_check_min": 30}).status_code == 200
+    cookie = f"{SESSION_COOKIE}={player.client.cookies.get(SESSION_COOKIE)}"
+    with player.client.websocket_connect("/ws", headers={"Origin": ORIGIN, "Cookie": cookie}) as socket:
+        hello = socket.receive_json()
+        assert hello["type"] == "hello" and not hello["reality_check_due"]
+        assert socket.receive_json() == {"type": "ping"}  # quiet, and nothing due yet
+        clock.move(31 * 60)
+        kinds = []
+        while len(kinds) < 6:
+            kinds.append(socket.receive_json())
+        checks = [m for m in kinds if m["type"] == "reality_check"]
+        assert len(checks) == 1, "sent once while it stays due"
+        assert checks[0]["due"] and checks[0]["elapsed_s"] >= 31 * 60 and checks[0]["seq"] == hello["seq"]

@@ -2,7 +2,9 @@
 
 Server to client: `hello` (a snapshot, as GET /api/v1/session gives it, with `seq`), then `balance`,
 `round` and `reality_check` messages each with the account's next `seq`, a `ping` every HEARTBEAT_S
-seconds of quiet, `snapshot` on request, and `session_ended` when the session is no longer valid.
+seconds of quiet, `snapshot` on request, and `session_ended` when the session is no longer valid. A
+reality check that falls due while the player is idle (no round ends to announce it) is found at the
+next heartbeat and sent once, as `reality_check` with the current `seq`.
 Client to server: only `{"type": "resume", "last_seq": N}`, answered with a snapshot. A client that
 sees a gap in `seq`, or reconnects, resumes: correctness never depends on a push.
 
@@ -19,8 +21,10 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
+from egm.server import rg
 from egm.server.api.player import snapshot
 from egm.server.errors import ApiError
+from egm.server.events import event_seq
 from egm.server.sessions import Caller, caller_of, check_origin
 from egm.server.settings import SESSION_COOKIE
 
@@ -39,6 +43,15 @@ async def _snapshot(websocket: WebSocket, who: Caller, kind: str) -> dict[str, A
     return {"type": kind, **await run_in_threadpool(snapshot, websocket.app.state.server, who)}
 
 
+def _reality_check(server: Any, who: Caller) -> dict[str, Any]:
+    """The player's reality check now (`due`, elapsed time and net position) and the account's seq."""
+    db, _, _ = server.require_ready()
+    now = server.settings.now()
+    with db.read() as conn:
+        check = rg.limits(conn, who.player_id, now)["reality_check"]
+        return {**check, "seq": event_seq(conn, who.account_id)}
+
+
 @router.websocket("/ws")
 async def player_socket(websocket: WebSocket) -> None:
     try:
@@ -51,6 +64,7 @@ async def player_socket(websocket: WebSocket) -> None:
     with server.hub.subscribe("rgs", who.account_id) as subscription:
         await websocket.send_json(await _snapshot(websocket, who, "hello"))
         receiving = asyncio.ensure_future(websocket.receive_json())
+        announced = False  # the reality check now due was sent on this socket
         try:
             while True:
                 pushed = asyncio.ensure_future(subscription.queue.get())
@@ -74,6 +88,10 @@ async def player_socket(websocket: WebSocket) -> None:
                         await websocket.send_json(await _snapshot(websocket, who, "snapshot"))
                 if not done:
                     await websocket.send_json({"type": "ping"})
+                    check = await run_in_threadpool(_reality_check, server, who)
+                    if check["due"] and not announced:
+                        await websocket.send_json({"type": "reality_check", **check})
+                    announced = bool(check["due"])
         except (WebSocketDisconnect, RuntimeError, ValueError):
             return
         finally:
