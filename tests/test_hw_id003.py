@@ -6,7 +6,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from egm.clock import FakeClock
@@ -26,6 +26,7 @@ from hardware.serial.link import FrameError
 from hardware.sim.id003_sim import Id003Simulator
 from hardware.sim.scripted_port import ScriptedPort
 from hardware.sim.transport import PtyTransport, TcpTransport
+from tests.money_path import money_path
 from tests.test_hw_support import DeviceRig, of
 
 NOTES = frozenset({100, 500, 1000, 2000, 5000, 10000})
@@ -235,10 +236,10 @@ def test_power_loss_while_stacking_reports_the_bill_in_the_stacker(rig: Rig) -> 
     rig.driver.stack()
     rig.sim.power_cycle()  # before the driver saw VEND VALID
     events = rig.poll_until(lambda ev: bool(of(AcceptorPoweredUp, ev)))
-    assert of(AcceptorPoweredUp, events) == [AcceptorPoweredUp(PowerUpPath.IN_STACKER, 2000)]
+    # the power-up confirms the stack the cabinet asked for, as VEND VALID would, then says where
+    assert events == [BillStacked(2000), AcceptorPoweredUp(PowerUpPath.IN_STACKER, 2000)]
     rig.poll_until(lambda _: rig.sim.steady[0] == p.ENABLE_IDLING)
-    # the driver credits nothing itself and raises no fault of its own: the cabinet settles it
-    assert rig.credited() == 0 and rig.sim.cash_box == [(2000, None)] and not of(DeviceFault, rig.events)
+    assert rig.credited() == 2000 and rig.sim.cash_box == [(2000, None)] and not of(DeviceFault, rig.events)
 
 
 def test_plain_power_up_after_a_stack_request_reports_an_empty_path(rig: Rig) -> None:
@@ -412,8 +413,10 @@ def act(rig: Rig, action: str) -> None:
         sim.clear_fault()
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.money_path
+@money_path(25, HealthCheck.too_slow)
 @given(st.lists(st.sampled_from(ACTIONS), max_size=10), st.lists(st.integers(1, 3), min_size=10, max_size=10))
+@example(actions=["insert_500", "insert_500", "stack", "power_cycle"], polls=[1] * 10)  # issue 27, defect 0
 def test_random_faults_never_credit_more_than_the_cash_box(actions: list[str], polls: list[int]) -> None:
     sim = Id003Simulator()
     clock = FakeClock()

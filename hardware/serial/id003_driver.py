@@ -4,7 +4,8 @@ The driver polls the acceptor with STATUS REQUEST and turns status changes into 
 never moves money: it reports `BillEscrowed` when a note or ticket waits in escrow, and
 `BillStacked` only when the acceptor reports VEND VALID for an item the cabinet asked to stack;
 VEND VALID is then acknowledged, and a repeated VEND VALID (a lost ACK) is acknowledged again but
-never reported twice.
+never reported twice. An item the cabinet asked to stack that the acceptor reports in the stacker
+at its power-up (0x42) before VEND VALID was seen is reported `BillStacked` too, once.
 
 Power-up: POWER UP (0x40/0x41/0x42) -> RESET -> ACK -> INITIALIZE -> the settings commands (each
 echoed by the acceptor) -> DISABLE or ENABLE. The power-up status says where the item in the path
@@ -231,6 +232,11 @@ class Id003BillAcceptor:
     def _on_power_up(self, status: int, changed: bool) -> None:
         if changed:  # a repeated power-up status (our RESET was lost) is the same power-up
             item = self.escrow or EscrowItem()
+            stacking = self.escrow is not None and self.stack_requested and not self.vended
+            if status == p.POWER_UP_BILL_IN_STACKER and stacking:
+                # the item the cabinet asked to stack reached the cash box before VEND VALID was seen:
+                # the power-up confirms the stack as VEND VALID would (reported once, as VEND VALID is)
+                self.events.append(BillStacked(item.amount_cents, item.barcode))
             self.events.append(AcceptorPoweredUp(POWER_UP_PATHS[status], item.amount_cents, item.barcode))
             self._clear_escrow()  # the cabinet settles the item from the path reported
         log.info("bill acceptor powered up (status 0x%02X); resetting it", status)
