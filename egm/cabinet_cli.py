@@ -185,9 +185,10 @@ def _autoplay_command(args: argparse.Namespace) -> int:
 
 
 def _open_memory(args: argparse.Namespace) -> tuple[Any, dict[str, Any], int]:
-    """The committed wager memory, read-only (never repaired: see egm.memory.store.read_memory);
+    """The committed wager memory, read-only (never repaired: see egm.memory.recovery.read_memory);
     or (None, report, exit code)."""
-    from egm.memory.store import MemoryUnavailable, RamError, read_memory
+    from egm.memory.errors import MemoryUnavailable, RamError
+    from egm.memory.recovery import read_memory
     from egm.meters import Meters
 
     try:

@@ -28,7 +28,7 @@ from egm.events import (
     StartGame,
 )
 from egm.games.base import Game
-from egm.memory.store import read_memory
+from egm.memory.recovery import read_memory
 from hardware.factory import build_devices
 from tests.cabinet_support import GAME_ID, POOL, DrawGame, DrawRound, draw_games, make_cabinet, spine_config
 from tests.test_memory import FailingCommit

@@ -9,17 +9,11 @@ from pathlib import Path
 import pytest
 
 from egm.clock import FakeClock
+from egm.memory.copies import COPY_FILES, check_copy
+from egm.memory.errors import AccountingBreach, CommitFailed, MemoryUnavailable, RamError
+from egm.memory.recovery import read_memory
 from egm.memory.seal import read_seal
-from egm.memory.store import (
-    COPY_FILES,
-    AccountingBreach,
-    CommitFailed,
-    MemoryUnavailable,
-    RamError,
-    WagerMemory,
-    check_copy,
-    read_memory,
-)
+from egm.memory.store import WagerMemory
 from egm.meters import ROLLOVER, Meters
 
 

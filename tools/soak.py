@@ -41,7 +41,8 @@ from pathlib import Path
 from typing import Any
 
 from egm.config import PROJECT_ROOT, CabinetConfig, load_cabinet_config, load_jurisdiction
-from egm.memory.store import MemoryUnavailable, RamError, read_memory
+from egm.memory.errors import MemoryUnavailable, RamError
+from egm.memory.recovery import read_memory
 from egm.meters import Meters
 from egm.rom.manifest import sign_manifest, write_manifest
 from hardware.sim.id003_sim import Id003Simulator

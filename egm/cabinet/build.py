@@ -17,7 +17,8 @@ from egm.events import ACCEPTED, ButtonChanged, CashOut, Door, Result, StartGame
 from egm.games import game_class
 from egm.games.base import Game
 from egm.host.sas import HostPart
-from egm.memory.store import RamError, Transaction, WagerMemory
+from egm.memory.errors import RamError
+from egm.memory.store import Transaction, WagerMemory
 from egm.rng import Rng
 from hardware.factory import Devices, build_devices
 

@@ -29,7 +29,8 @@ from egm.clock import SetClock
 from egm.config import CabinetConfig, JurisdictionConfig
 from egm.events import Door, Result
 from egm.games.base import Game, Round
-from egm.memory.store import AccountingBreach, RamError, Transaction, WagerMemory
+from egm.memory.errors import AccountingBreach, RamError
+from egm.memory.store import Transaction, WagerMemory
 from egm.rng import Rng
 from hardware.factory import Devices
 from hardware.interfaces import LampState
