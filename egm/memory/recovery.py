@@ -24,19 +24,26 @@ class Repair:
 
 @dataclass(frozen=True)
 class RecoveryPlan:
-    """Which copy is current, and the copies to rebuild from it (each with the sentence to log)."""
+    """Which copy is current, and the copies to rebuild from it (each with the sentence to log).
+
+    standing_error: the RAM error the seal held (a commit that failed before the seal, or copy B
+    that could not be rebuilt), which a current copy makes moot: the boot clears it and logs it.
+    """
 
     source: int
     repairs: tuple[Repair, ...]
+    standing_error: str = ""
 
 
 def plan_recovery(checks: list[CopyCheck], seal: Seal) -> RecoveryPlan:
     """Decide, from the checks of both copies and the seal, which copy holds the committed memory.
 
-    Raises RamError when the seal holds a RAM error or no copy is current (see the module's rule).
+    A copy that is intact and at the seal's generation is the committed memory: the other copy is
+    rebuilt from it, whatever the other's state (damaged, of another memory, one step either way,
+    or far behind: an old copy restored or its WAL lost). Raises RamError when no copy is current,
+    or when a copy is more than one transaction ahead of the seal (a seal put back: the truth is
+    not known).
     """
-    if seal.ram_error:
-        raise RamError(f"{seal.ram_error}; an operator RAM clear is required")
     s = seal.generation
 
     def ours(c: CopyCheck) -> bool:
@@ -45,6 +52,8 @@ def plan_recovery(checks: list[CopyCheck], seal: Seal) -> RecoveryPlan:
     current = [i for i, c in enumerate(checks) if ours(c) and c.generation == s]
     if not current:
         detail = "; ".join(describe(c, seal) for c in checks)
+        if seal.ram_error:
+            detail = f"{seal.ram_error}; {detail}"
         raise RamError(
             f"wager memory has no copy at the committed generation {s} ({detail}); "
             "an operator RAM clear is required"
@@ -66,13 +75,24 @@ def plan_recovery(checks: list[CopyCheck], seal: Seal) -> RecoveryPlan:
             )
         elif check.generation == s - 1:
             sentence = f"{check.name} was one step behind (generation {s - 1}); rolled forward from {good}"
+        elif check.generation < s:
+            sentence = (
+                f"{check.name} was {s - check.generation} generations behind (generation {check.generation}, "
+                f"the seal says {s}: an old copy restored or its WAL lost); rebuilt from {good}"
+            )
         else:
             raise RamError(
-                f"{describe(check, seal)}: an old copy was restored or its WAL was lost; "
-                "an operator RAM clear is required"
+                f"{describe(check, seal)}: a copy further ahead than one uncommitted transaction means "
+                "the seal was put back; an operator RAM clear is required"
             )
         repairs.append(Repair(i, sentence))
-    return RecoveryPlan(source, tuple(repairs))
+    standing = ""
+    if seal.ram_error:
+        standing = (
+            f"the wager memory stood in a RAM error ({seal.ram_error}), but {good} holds the committed "
+            f"generation {s} intact: carried on from it"
+        )
+    return RecoveryPlan(source, tuple(repairs), standing)
 
 
 def describe(check: CopyCheck, seal: Seal) -> str:

@@ -173,6 +173,9 @@ class WagerMemory:
         plan = plan_recovery(copy_checks(self.directory, TABLES), seal)
         self._repair(plan)
         self._connect_and_load(seal)
+        if plan.standing_error:  # the copies are sound: the seal stops standing in error with this log
+            self._seal = seal.advanced(ram_error="")
+            self._repairs_to_log.append(plan.standing_error)
         self._log_repairs()
 
     def _open_unsealed(self) -> None:
