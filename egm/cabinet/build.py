@@ -17,7 +17,7 @@ from egm.events import ACCEPTED, ButtonChanged, CashOut, Door, Result, StartGame
 from egm.games import game_class
 from egm.games.base import Game
 from egm.host.sas import HostPart
-from egm.memory.errors import RamError
+from egm.memory.errors import MemoryBusy, RamError
 from egm.memory.store import Transaction, WagerMemory
 from egm.rng import Rng
 from hardware.factory import Devices, build_devices
@@ -75,6 +75,8 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
         self.session_tickets = []  # tickets issued since this boot
         self.recovered = []  # what the boot found interrupted and finished
         self._ram_error = ""
+        self.memory_busy = False  # the RAM error is another process holding the memory
+        self._evidence = None
         self._rom_problems = []
         self._rom_files = 0
         self._open_doors = set()
@@ -147,6 +149,7 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
             )
         except RamError as exc:
             self._ram_error = str(exc)
+            self.memory_busy = isinstance(exc, MemoryBusy)
             log.error("RAM error at power-up: %s", exc)
         if self.memory is not None:
             self._apply_settings()

@@ -12,6 +12,10 @@ class MemoryUnavailable(RamError):
     another process already writes it. Nothing on disk was touched."""
 
 
+class MemoryBusy(MemoryUnavailable):
+    """Another process (a second cabinet, a second `egm autoplay`) holds the memory's lock."""
+
+
 class CommitFailed(RamError):
     """Storage failed before the transaction was committed: nothing may be acknowledged."""
 

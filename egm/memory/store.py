@@ -71,7 +71,7 @@ from egm.memory.copies import (
     remove_copy,
     row_mac,
 )
-from egm.memory.errors import AccountingBreach, CommitFailed, MemoryUnavailable, RamError
+from egm.memory.errors import AccountingBreach, CommitFailed, MemoryBusy, MemoryUnavailable, RamError
 from egm.memory.recovery import (
     RecoveryPlan,
     check_location,
@@ -221,7 +221,7 @@ class WagerMemory:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise MemoryUnavailable(
+            raise MemoryBusy(
                 f"the wager memory in {self.directory} is in use by another process; "
                 "a memory has one writer: stop the other cabinet first"
             ) from None
