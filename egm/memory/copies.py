@@ -87,6 +87,13 @@ def _rows(rows: list[tuple[Any, str, bytes]]) -> list[dict[str, Any]]:
     return [{"seq": key, **json.loads(payload)} for key, payload, _ in reversed(rows)]
 
 
+def connect_read_only(path: Path) -> sqlite3.Connection:
+    """A reader's connection: read-only; with no WAL file there is no writer, and `immutable` then
+    creates no WAL or index file."""
+    mode = "mode=ro" if Path(f"{path}-wal").exists() else "immutable=1"
+    return sqlite3.connect(f"file:{path}?{mode}", uri=True, isolation_level=None)
+
+
 def check_copy(path: Path, tables: tuple[str, ...] = TABLES, *, load: bool = False) -> CopyCheck:
     """Check one copy on disk, read-only and in one snapshot: SQLite's own structure check, the
     schema, every row's MAC and the records table's seal. With `load`, keep the rows read."""
@@ -94,9 +101,7 @@ def check_copy(path: Path, tables: tuple[str, ...] = TABLES, *, load: bool = Fal
     if not path.exists():
         return CopyCheck(name, False, problem="the file is missing")
     try:
-        # Read-only; with no WAL file there is no writer, and `immutable` creates no WAL or index file
-        mode = "mode=ro" if Path(f"{path}-wal").exists() else "immutable=1"
-        conn = sqlite3.connect(f"file:{path}?{mode}", uri=True, isolation_level=None)
+        conn = connect_read_only(path)
         try:
             conn.execute("BEGIN")  # one read snapshot for everything below
             verdict = conn.execute("PRAGMA quick_check").fetchone()[0]

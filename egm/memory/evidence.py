@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from egm.memory.copies import COPY_FILES, GENERATION, CopyCheck, check_copy, row_mac
+from egm.memory.copies import COPY_FILES, GENERATION, CopyCheck, check_copy, connect_read_only, row_mac
 from egm.memory.seal import Seal, SealDamaged, read_seal
 
 PENDING = ("bill", "cashout", "handpay")
@@ -108,9 +108,8 @@ def _records_that_verify(path: Path) -> dict[str, Any]:
     """A damaged copy's records table, each record kept only if its own integrity code holds."""
     if not path.exists():
         return {}
-    mode = "mode=ro" if Path(f"{path}-wal").exists() else "immutable=1"
     try:
-        conn = sqlite3.connect(f"file:{path}?{mode}", uri=True, isolation_level=None)
+        conn = connect_read_only(path)
         try:
             rows = conn.execute("SELECT name, payload, mac FROM records").fetchall()
         finally:
