@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from egm.clock import FakeClock
-from egm.events import Key, KeyTurned, RamClear, StartGame
+from egm.events import Key, KeyTurned, PlayerDecision, RamClear, StartGame
 from egm.memory.evidence import best_evidence
 from egm.memory.store import WagerMemory
 from egm.money import format_cents
@@ -151,3 +151,37 @@ def test_the_ram_clear_screen_shows_the_credit_and_offers_a_hand_pay(signed_tree
         assert paid["detail"]["amount_cents"] == 10000
     finally:
         s.close()
+
+
+class DiskFull:
+    """Copy A's connection on a full disk: every write fails with ENOSPC (nothing is written)."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, *args: object) -> object:
+        if sql.startswith(("INSERT", "DELETE")):
+            raise OSError(28, "No space left on device")
+        return self.conn.execute(sql, *args)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def test_a_disk_full_during_a_game_keeps_the_credit_and_the_game_at_the_next_boot(tmp_path: Path) -> None:
+    """Issue 27 (defect 1): a disk filled during play, then a reboot. Both copies still agree with the
+    seal, so the boot carries on (before: a RAM error whose clear recorded $0.00 and no game)."""
+    cab = make_cabinet(tmp_path)
+    cab.boot()
+    insert(cab, 2000)
+    assert cab.handle(StartGame()).accepted
+    credit, game = cab.credits_cents, cab.memory.get("game")
+    cab.memory._conns[0] = DiskFull(cab.memory._conns[0])
+    assert not cab.handle(PlayerDecision(cab.round.reference_decision())).accepted
+    assert cab.tilt == "ram_error"
+    cab.memory.close()  # the power goes; the disk has room again after the reboot
+    again = make_cabinet(tmp_path)
+    again.boot()
+    assert again.tilt is None and again.credits_cents == credit and again.memory.get("game") == game
+    assert again.round is not None  # the game in progress resumes where it stood
+    assert any("No space left on device" in e["message"] for e in again.event_log(5))
