@@ -21,10 +21,13 @@ So at boot, with the seal at generation s:
   - a copy at s is current; a copy at s + 1 holds a transaction that was never committed (a power
     cut before the seal) and is rolled back from the other copy; a copy at s - 1 missed the last
     committed transaction (a power cut before copy B) and is rolled forward from the other;
-  - a copy further away, or of another memory, is never adopted: no current copy is a RAM error.
+  - a copy further behind (an old copy restored, its WAL lost), damaged or of another memory is
+    never adopted: it is rebuilt from the current copy; a copy further ahead means the seal was put
+    back, and no current copy at all is a RAM error (`egm.memory.recovery.plan_recovery`).
 A storage failure before the seal raises `CommitFailed` (nothing committed; nothing may be
 acknowledged); after the seal, copy B is rebuilt from copy A at once. Either failure that cannot be
-repaired is persisted in the seal as a RAM error, so a reboot does not adopt a half-made step.
+repaired is persisted in the seal as a RAM error, so a reboot does not adopt a half-made step: it
+carries on only from a copy intact at the seal's generation (and logs the error it clears).
 
 Integrity. `WagerMemory.open` and `verify` check both copies (SQLite quick_check, then every MAC).
 A damaged or missing copy is rebuilt from the current one and the repair is logged; when no copy is
@@ -33,7 +36,7 @@ current `RamError` is raised, and nothing is ever cleared automatically: only `W
 no copy) is initialised; one that held a memory and lost it is a RAM error.
 
 One writer. The writer holds an exclusive lock on `lock` (flock) while the memory is open; a second
-writer is refused with `MemoryUnavailable`. Readers (`read_memory`: `egm meters`, `egm recall`)
+writer is refused with `MemoryBusy`. Readers (`read_memory`: `egm meters`, `egm recall`)
 take no lock, open the copies read-only, see one snapshot and never repair.
 
 The integrity key is fixed in the firmware: it detects damage (a flipped bit, a torn write, a
