@@ -8,7 +8,9 @@ directory, so the disk fills at a different point of play, and then does what th
   2. the committed memory is read as `egm meters` reads it (credit, game in progress);
   3. reboot: `egm autoplay --games 0`; it carries on (the copies agree with the seal), or stands in
      the RAM-error tilt (the boot's own log could not be written: the disk is still full);
-  4. in a RAM error, the operator's RAM clear, and its record's credit compared with step 2.
+  4. in a RAM error, the operator's RAM clear (at a boot that finds room on the disk again the memory
+     carries on and the clear is refused while credit is owed), and its record's credit compared
+     with step 2.
 A trial is **lost** when the memory that carried on, or the RAM clear's record, shows less credit
 kept or paid out (credit on the meter + tickets out + hand-paid credit; the first run never cashes
 out) than the credit committed at step 2. Prints one line per trial and the totals; exit 1 if any
@@ -86,9 +88,13 @@ def trial(size_kib: int) -> dict[str, Any]:
                 out["kept_or_paid"] = kept_or_paid(boot["meters"])
             else:
                 cleared = ram_clear(nvram)
-                detail = (cleared["entry"] or {}).get("detail", {})
-                out["kept_or_paid"] = kept_or_paid(detail.get("final_meters", {}))
-                out["evidence"] = detail.get("evidence")
+                out["ram_clear"] = "done" if cleared["accepted"] else f"refused: {cleared['reason']}"
+                if cleared["accepted"]:
+                    detail = (cleared["entry"] or {}).get("detail", {})
+                    out["kept_or_paid"] = kept_or_paid(detail.get("final_meters", {}))
+                    out["evidence"] = detail.get("evidence")
+                else:  # the disk had room again at that boot: the memory stands, owing the credit
+                    out["kept_or_paid"] = kept_or_paid(read_memory(nvram).records["meters"])
             out["lost"] = credit is not None and out["kept_or_paid"] < credit
             return out
         finally:
