@@ -192,6 +192,7 @@ class Soak:
     games_played: int = 0
     reconcile: str = ""
     stop: bool = False  # set by SIGTERM: finish this kill, then report what was done
+    kill_context: str = ""  # how the last kill struck, for the problems it shows
 
     @property
     def nvram(self) -> Path:
@@ -252,9 +253,15 @@ class Soak:
         child.send_signal(signal.SIGKILL)
         child.communicate(timeout=CHILD_TIMEOUT_S)
         self.tally.kills += 1
-        if self.rng.random() < 0.3:  # the power cut took the acceptor down too
+        power_cut = self.rng.random() < 0.3
+        if power_cut:  # the power cut took the acceptor down too
             self.acceptor.power_cycle()
             self.tally.acceptor_power_cuts += 1
+        reconciled = argv[argv.index("--reconcile") + 1] or "nothing"
+        self.kill_context = (
+            f"aimed at {aim or 'nothing'}, acceptor power cut {'yes' if power_cut else 'no'}, "
+            f"the child reconciled {reconciled}"
+        )
         problems = len(self.tally.problems)
         pending = self.check()
         if aim:
@@ -275,7 +282,7 @@ class Soak:
             self.tally.notes_inserted += 1
 
     def problem(self, text: str) -> None:
-        self.tally.problems.append(f"after kill {self.tally.kills}: {text}")
+        self.tally.problems.append(f"after kill {self.tally.kills} ({self.kill_context}): {text}")
 
     def check(self) -> set[str]:
         """Check the memory a kill left; returns the kinds of record it found pending."""
@@ -295,7 +302,8 @@ class Soak:
         self.check_identity(meters, records, content.recall)
         for vn, ticket in content.tickets.items():
             self.ticket_amounts[vn] = ticket["amount_cents"]
-        self.check_cash_box(meters, records.get("bill"))
+        if self.check_cash_box(meters, records.get("bill")):  # the first money problem: what led to it
+            self.problem("the last events: " + " | ".join(e["message"] for e in content.events[:12]))
         printed = {f[-1] for f in self.printer.issued if f}
         self.tally.tickets_unprinted = len([vn for vn in content.tickets if vn not in printed])
         return pending
@@ -319,7 +327,9 @@ class Soak:
             self.tally.identity_breaks += 1
             self.problem("; ".join(broken))
 
-    def check_cash_box(self, meters: Meters, pending: dict[str, Any] | None) -> None:
+    def check_cash_box(self, meters: Meters, pending: dict[str, Any] | None) -> bool:
+        """Check credits in against the cash box; True when a problem is found for the first time."""
+        first = not (self.tally.credits_lost or self.tally.credits_duplicated)
         in_box = sum(cents for cents, barcode in self.acceptor.cash_box if barcode is None)
         in_box += sum(self.ticket_amounts.get(barcode, 0) for _, barcode in self.acceptor.cash_box if barcode)
         credited = meters["bills_in"] + meters["tickets_in"]
@@ -334,6 +344,7 @@ class Soak:
         if pending and pending.get("unreconciled"):  # the attendant counts the cash box
             self.reconcile = "found" if in_box - credited >= pending_cents else "missing"
             self.tally.reconciled += 1
+        return first and bool(self.tally.credits_lost or self.tally.credits_duplicated)
 
 
 def main(argv: list[str] | None = None) -> int:
