@@ -460,6 +460,27 @@ def test_a_driver_started_mid_stack_reports_what_the_acceptor_stacked() -> None:
     assert of(BillStacked, rig.events) == [BillStacked(1000)] and sim.cash_box == [(1000, None)]
 
 
+def test_a_driver_started_after_the_ack_of_vend_valid_cannot_say_which_item_was_stacked() -> None:
+    """Issue 27 soak (kill 501): the cabinet died after its driver ACKed VEND VALID and before the
+    credit committed. The next driver's first status is STACKED; it reported nothing, so the cabinet
+    kept the pending $5 and stacked the customer's next $5 as if it were that one: one credit for two
+    notes. Now STACKED first is reported as a power-up with an empty path (the attendant counts)."""
+    sim, clock = Id003Simulator(), FakeClock()
+    with TcpTransport(sim) as transport:
+        rig = Rig(sim, Id003BillAcceptor(transport.port, clock, timeout_s=0.2, poll_interval_s=0.5), clock)
+        rig.boot()
+        sim.insert_note(500)
+        rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+        rig.driver.stack()
+        rig.poll_until(lambda ev: bool(of(BillStacked, ev)))  # VEND VALID seen and ACKed ...
+        rig.driver.close()  # ... and the cabinet dies before it commits the credit
+        assert sim.cash_box == [(500, None)] and sim.upcoming[0][0] == p.STACKED
+        rig.driver = Id003BillAcceptor(transport.port, clock, timeout_s=0.2, poll_interval_s=0.5)
+        events = rig.poll_until(lambda ev: bool(of(AcceptorPoweredUp, ev)), limit=5)
+        assert of(AcceptorPoweredUp, events) == [AcceptorPoweredUp(PowerUpPath.EMPTY)]
+        rig.driver.close()
+
+
 def test_a_second_note_of_the_same_value_is_never_stacked_unasked(rig: Rig) -> None:
     """The STACKED status of the first note goes by unseen (the next note is already in escrow): the
     second note is a new escrow the cabinet must accept, not a repeat of the first's stack."""

@@ -191,9 +191,10 @@ class Id003BillAcceptor:
         status, data = frame.command, frame.data
         changed = status != self.last_status
         self.last_status = status
-        if not self.heard_from and status in (p.ENABLE_IDLING, p.DISABLE_INHIBIT):
-            # the acceptor kept its power while the cabinet restarted and holds nothing: where an item
-            # the cabinet had pending went, it cannot say (the cabinet asks an attendant)
+        if not self.heard_from and status in (p.ENABLE_IDLING, p.DISABLE_INHIBIT, p.STACKED):
+            # the acceptor kept its power while the cabinet restarted and holds nothing (or has just
+            # stacked an item a previous driver ACKed): where an item the cabinet had pending went,
+            # this driver cannot say (the cabinet asks an attendant)
             self.events.append(AcceptorPoweredUp(PowerUpPath.EMPTY))
         self.heard_from = True
         if status in p.POWER_UP_STATUSES:
