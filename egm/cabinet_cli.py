@@ -1,7 +1,8 @@
 """`egm autoplay`, `egm meters`, `egm recall`: the cabinet headless, and its memory read out.
 
 Exit codes: 0 done; 2 bad input (a config error, an unknown game, a bill the cabinet refuses);
-3 the cabinet stands in a tilt (the JSON names it under `tilt`).
+3 the cabinet stands in a tilt (the JSON names it under `tilt`); 4 the wager memory is held by
+another process (`"tilt": "memory_busy"`: stop the other cabinet, nothing was touched).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 EXIT_TILT = 3
+EXIT_MEMORY_BUSY = 4
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -62,7 +64,14 @@ def _emit(report: dict[str, Any], as_json: bool) -> None:
 
 
 def _tilt_report(cabinet: Any) -> dict[str, Any]:
-    return {"tilt": cabinet.tilt, "tilt_detail": cabinet.snapshot()["tilt_detail"]}
+    tilt = "memory_busy" if cabinet.memory_busy else cabinet.tilt
+    return {"tilt": tilt, "tilt_detail": cabinet.snapshot()["tilt_detail"]}
+
+
+def _games_settled(cabinet: Any) -> int:
+    """Games whose settlement committed (each is metered won or lost once, in that transaction)."""
+    meters = cabinet.memory.meters if cabinet.memory else None
+    return meters["games_won"] + meters["games_lost"] if meters else 0
 
 
 def autoplay(cabinet: Any, game_id: str, games: int, bill_cents: int) -> tuple[dict[str, Any], int]:
@@ -102,6 +111,7 @@ def autoplay(cabinet: Any, game_id: str, games: int, bill_cents: int) -> tuple[d
         settle_lockups()
 
     play_round()  # a game a power cut interrupted
+    settled_before = _games_settled(cabinet)
     denom = cabinet.config.denomination_cents
     if cabinet.denomination_cents != denom:  # autoplay plays the configured denomination, whatever was chosen
         chosen = cabinet.handle(ChooseDenomination(denom))
@@ -127,7 +137,7 @@ def autoplay(cabinet: Any, game_id: str, games: int, bill_cents: int) -> tuple[d
             problem = started.reason
             break
         play_round()
-        completed += 1
+        completed = _games_settled(cabinet) - settled_before  # a settlement that failed is no game
     if not cabinet.tilt and not problem and cabinet.credits_cents > 0:
         cabinet.handle(CashOut())
         settle_lockups()
@@ -144,7 +154,7 @@ def autoplay(cabinet: Any, game_id: str, games: int, bill_cents: int) -> tuple[d
     tilt = _tilt_report(cabinet) if cabinet.tilt else None
     cabinet.close()
     if tilt:
-        return {**report, **tilt}, EXIT_TILT
+        return {**report, **tilt}, EXIT_MEMORY_BUSY if tilt["tilt"] == "memory_busy" else EXIT_TILT
     if problem:
         return {**report, "error": problem}, EXIT_BAD_INPUT
     return report, EXIT_OK
@@ -202,17 +212,23 @@ def _autoplay_command(args: argparse.Namespace) -> int:
 
 
 def _open_memory(args: argparse.Namespace) -> tuple[Any, dict[str, Any], int]:
-    """The committed wager memory, read-only (never repaired: see egm.memory.store.read_memory);
+    """The committed wager memory, read-only (never repaired: see egm.memory.recovery.read_memory);
     or (None, report, exit code)."""
-    from egm.memory.store import MemoryUnavailable, RamError, read_memory
+    from egm.memory.errors import MemoryUnavailable, RamError
+    from egm.memory.evidence import best_evidence
+    from egm.memory.recovery import read_memory
     from egm.meters import Meters
 
     try:
         content = read_memory(args.nvram)
     except MemoryUnavailable as exc:
         return None, {"error": str(exc)}, EXIT_BAD_INPUT
-    except RamError as exc:
-        return None, {"tilt": "ram_error", "tilt_detail": str(exc)}, EXIT_TILT
+    except RamError as exc:  # what can still be read is shown apart, marked unverified
+        evidence = best_evidence(args.nvram)
+        report = {"tilt": "ram_error", "tilt_detail": str(exc)}
+        if evidence is not None:
+            report["unverified"] = evidence.describe()
+        return None, report, EXIT_TILT
     meters = Meters.from_record(content.records["meters"])
     if content.records.get("accounting_error") or meters.balance_error():
         detail = content.records.get("accounting_error") or "meters off the accounting identity"

@@ -113,7 +113,13 @@ class ReconcileBill:
 
 @dataclass(frozen=True)
 class RamClear:
-    """Operator menu only: wipe wager memory (meters, recall, log) and restart. Ends a RAM-error tilt."""
+    """Operator menu only: wipe wager memory (meters, recall, log) and restart. Ends a RAM-error tilt.
+
+    hand_pay_cents: the operator hand-pays the credit read from a memory in RAM error before it is
+    cleared (it must equal that credit; the clear's record keeps the hand pay).
+    """
+
+    hand_pay_cents: int = 0
 
 
 @dataclass(frozen=True)

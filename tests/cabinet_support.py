@@ -199,11 +199,11 @@ class CrashingConnection:
 
 def crash_at_commit(crash_at: int) -> None:
     """Make this process die by SIGKILL right after its Nth wager-memory commit."""
-    from egm.memory import store
+    from egm.memory import copies
 
     commits = itertools.count(1)
-    connect = store._connect
-    store._connect = lambda path: CrashingConnection(connect(path), commits, crash_at)  # type: ignore
+    connect = copies.connect
+    copies.connect = lambda path: CrashingConnection(connect(path), commits, crash_at)  # type: ignore
 
 
 def main(argv: list[str]) -> int:

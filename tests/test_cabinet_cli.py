@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from egm.cabinet_cli import EXIT_MEMORY_BUSY
 from egm.cli import main
+from egm.clock import FakeClock
+from egm.memory.errors import CommitFailed
+from egm.memory.store import WagerMemory
 from egm.meters import METER_NAMES
+from tests.test_memory import flip_byte_in
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any]:
@@ -70,6 +76,49 @@ def test_corrupt_memory_is_a_ram_error_tilt(tmp_path, capsys, signed_tree) -> No
     assert code == 3 and report["tilt"] == "ram_error"
     code, report = autoplay(capsys, signed_tree, nvram, games=1)
     assert code == 3 and report["tilt"] == "ram_error" and report["games_completed"] == 0
+
+
+def test_meters_in_ram_error_show_what_they_can_read_unverified(tmp_path, capsys, signed_tree) -> None:
+    """Issue 27 (defect 1): `egm meters` showed only the tilt."""
+    nvram = tmp_path / "nv"
+    _, played = autoplay(capsys, signed_tree, nvram, "--seed", "3", games=3)
+    (nvram / "copy-b.db").write_bytes(b"\0" * 4096)
+    flip_byte_in(nvram / "copy-a.db", b"Power up")  # one event damaged
+    code, report = run(capsys, "meters", "--nvram", str(nvram), "--json")
+    assert code == 3 and report["tilt"] == "ram_error" and "meters" not in report
+    unverified = report["unverified"]
+    assert unverified["verified"] is False
+    assert unverified["source"].startswith("copy-a.db (integrity code wrong")
+    assert unverified["meters"]["games_played"] == 3 == played["meters"]["games_played"]
+    assert unverified["credit_cents"] == 0 and unverified["game_in_progress"] is None
+
+
+def test_autoplay_counts_only_committed_settlements(tmp_path, capsys, signed_tree, monkeypatch) -> None:
+    """Issue 27 (defect 9): games_completed counted a game whose settlement never committed."""
+    real = WagerMemory._commit
+    settlements = itertools.count()
+
+    def commit(self: WagerMemory, tx: Any) -> None:
+        if tx.recall and next(settlements) == 1:  # the second game's settlement: the disk fails
+            raise CommitFailed("wager memory write failed before the commit (disk full); not committed")
+        real(self, tx)
+
+    monkeypatch.setattr(WagerMemory, "_commit", commit)
+    code, report = autoplay(capsys, signed_tree, tmp_path / "nv", "--seed", "7", games=3)
+    assert code == 3 and report["tilt"] == "ram_error"
+    assert report["games_completed"] == 1 and report["meters"]["games_played"] == 2
+
+
+def test_autoplay_on_a_memory_another_process_holds_says_memory_busy(tmp_path, capsys, signed_tree) -> None:
+    """Issue 27 (defect 9): reported as "ram_error" with exit 3."""
+    holder = WagerMemory.open(tmp_path / "nv", clock=FakeClock(), event_log_size=100, recall_depth=10)
+    try:
+        code, report = autoplay(capsys, signed_tree, tmp_path / "nv", "--seed", "7", games=1)
+    finally:
+        holder.close()
+    assert code == EXIT_MEMORY_BUSY == 4
+    assert report["tilt"] == "memory_busy" and "in use by another process" in report["tilt_detail"]
+    assert report["games_completed"] == 0 and {"state", "meters", "tickets", "recovered"} <= set(report)
 
 
 def test_a_flipped_byte_in_one_copy_is_repaired(tmp_path, capsys, signed_tree) -> None:

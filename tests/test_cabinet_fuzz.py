@@ -7,12 +7,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from egm.events import CashOut, Door, Key, KeyTurned, PlayerDecision, RamClear, StartGame
 from egm.games.base import Decision, Wager
 from tests.cabinet_support import make_cabinet, spine_jurisdiction
+from tests.money_path import money_path
 
 
 def act(cab: Any, action: tuple[str, Any]) -> None:
@@ -74,7 +76,8 @@ def paid_out(cab: Any) -> int:
     return meters["tickets_out"] + meters["handpaid_cancelled_credits"]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.money_path
+@money_path(40, HealthCheck.too_slow)
 @given(actions=st.lists(ACTIONS, min_size=1, max_size=25))
 def test_any_input_sequence_keeps_the_books(actions: list[tuple[str, Any]]) -> None:
     with tempfile.TemporaryDirectory() as nvram:

@@ -6,7 +6,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from egm.clock import FakeClock
@@ -26,6 +26,7 @@ from hardware.serial.link import FrameError
 from hardware.sim.id003_sim import Id003Simulator
 from hardware.sim.scripted_port import ScriptedPort
 from hardware.sim.transport import PtyTransport, TcpTransport
+from tests.money_path import money_path
 from tests.test_hw_support import DeviceRig, of
 
 NOTES = frozenset({100, 500, 1000, 2000, 5000, 10000})
@@ -235,10 +236,10 @@ def test_power_loss_while_stacking_reports_the_bill_in_the_stacker(rig: Rig) -> 
     rig.driver.stack()
     rig.sim.power_cycle()  # before the driver saw VEND VALID
     events = rig.poll_until(lambda ev: bool(of(AcceptorPoweredUp, ev)))
-    assert of(AcceptorPoweredUp, events) == [AcceptorPoweredUp(PowerUpPath.IN_STACKER, 2000)]
+    # the power-up confirms the stack the cabinet asked for, as VEND VALID would, then says where
+    assert events == [BillStacked(2000), AcceptorPoweredUp(PowerUpPath.IN_STACKER, 2000)]
     rig.poll_until(lambda _: rig.sim.steady[0] == p.ENABLE_IDLING)
-    # the driver credits nothing itself and raises no fault of its own: the cabinet settles it
-    assert rig.credited() == 0 and rig.sim.cash_box == [(2000, None)] and not of(DeviceFault, rig.events)
+    assert rig.credited() == 2000 and rig.sim.cash_box == [(2000, None)] and not of(DeviceFault, rig.events)
 
 
 def test_plain_power_up_after_a_stack_request_reports_an_empty_path(rig: Rig) -> None:
@@ -412,8 +413,10 @@ def act(rig: Rig, action: str) -> None:
         sim.clear_fault()
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.money_path
+@money_path(25, HealthCheck.too_slow)
 @given(st.lists(st.sampled_from(ACTIONS), max_size=10), st.lists(st.integers(1, 3), min_size=10, max_size=10))
+@example(actions=["insert_500", "insert_500", "stack", "power_cycle"], polls=[1] * 10)  # issue 27, defect 0
 def test_random_faults_never_credit_more_than_the_cash_box(actions: list[str], polls: list[int]) -> None:
     sim = Id003Simulator()
     clock = FakeClock()
@@ -455,6 +458,27 @@ def test_a_driver_started_mid_stack_reports_what_the_acceptor_stacked() -> None:
         rig.poll_until(lambda _: sim.steady[0] == p.ENABLE_IDLING, limit=20)
         rig.driver.close()
     assert of(BillStacked, rig.events) == [BillStacked(1000)] and sim.cash_box == [(1000, None)]
+
+
+def test_a_driver_started_after_the_ack_of_vend_valid_cannot_say_which_item_was_stacked() -> None:
+    """Issue 27 soak (kill 501): the cabinet died after its driver ACKed VEND VALID and before the
+    credit committed. The next driver's first status is STACKED; it reported nothing, so the cabinet
+    kept the pending $5 and stacked the customer's next $5 as if it were that one: one credit for two
+    notes. Now STACKED first is reported as a power-up with an empty path (the attendant counts)."""
+    sim, clock = Id003Simulator(), FakeClock()
+    with TcpTransport(sim) as transport:
+        rig = Rig(sim, Id003BillAcceptor(transport.port, clock, timeout_s=0.2, poll_interval_s=0.5), clock)
+        rig.boot()
+        sim.insert_note(500)
+        rig.poll_until(lambda ev: bool(of(BillEscrowed, ev)))
+        rig.driver.stack()
+        rig.poll_until(lambda ev: bool(of(BillStacked, ev)))  # VEND VALID seen and ACKed ...
+        rig.driver.close()  # ... and the cabinet dies before it commits the credit
+        assert sim.cash_box == [(500, None)] and sim.upcoming[0][0] == p.STACKED
+        rig.driver = Id003BillAcceptor(transport.port, clock, timeout_s=0.2, poll_interval_s=0.5)
+        events = rig.poll_until(lambda ev: bool(of(AcceptorPoweredUp, ev)), limit=5)
+        assert of(AcceptorPoweredUp, events) == [AcceptorPoweredUp(PowerUpPath.EMPTY)]
+        rig.driver.close()
 
 
 def test_a_second_note_of_the_same_value_is_never_stacked_unasked(rig: Rig) -> None:

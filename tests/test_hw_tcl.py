@@ -25,6 +25,7 @@ from hardware.sim.scripted_port import ScriptedPort
 from hardware.sim.tcl_sim import TclPrinterSimulator
 from hardware.sim.transport import PtyTransport
 from hardware.ticket_text import amount_in_words, ticket_text
+from tests.money_path import money_path
 from tests.test_hw_support import DeviceRig, of
 
 TICKET = TicketData(
@@ -285,7 +286,8 @@ def printer_act(rig: Rig, action: str, serial_number: int) -> None:
         sim.clear_fault()
 
 
-@settings(max_examples=25, deadline=None)
+@pytest.mark.money_path
+@money_path(25)
 @given(
     st.lists(st.sampled_from(PRINTER_ACTIONS), max_size=10),
     st.lists(st.integers(1, 3), min_size=10, max_size=10),

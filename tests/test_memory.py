@@ -9,17 +9,11 @@ from pathlib import Path
 import pytest
 
 from egm.clock import FakeClock
+from egm.memory.copies import COPY_FILES, check_copy
+from egm.memory.errors import AccountingBreach, CommitFailed, MemoryUnavailable, RamError
+from egm.memory.recovery import read_memory
 from egm.memory.seal import read_seal
-from egm.memory.store import (
-    COPY_FILES,
-    AccountingBreach,
-    CommitFailed,
-    MemoryUnavailable,
-    RamError,
-    WagerMemory,
-    check_copy,
-    read_memory,
-)
+from egm.memory.store import WagerMemory
 from egm.meters import ROLLOVER, Meters
 
 
@@ -234,7 +228,9 @@ def test_another_memorys_copy_is_never_adopted(tmp_path: Path) -> None:
     assert check_copy(ours / "copy-b.db").memory_id == again.memory_id
 
 
-def test_a_copy_far_behind_is_a_ram_error_not_a_roll_forward(tmp_path: Path) -> None:
+def test_a_copy_far_behind_is_rebuilt_from_the_copy_that_agrees_with_the_seal(tmp_path: Path) -> None:
+    """Issue 27 (defect 1): an old copy B beside a copy A that agrees with the seal is rebuilt from A
+    (before, a RAM error whose clear erased the committed credit)."""
     memory = open_memory(tmp_path)
     memory.close()
     copy_files(tmp_path, tmp_path / "saved", ("copy-b.db",))
@@ -243,8 +239,47 @@ def test_a_copy_far_behind_is_a_ram_error_not_a_roll_forward(tmp_path: Path) -> 
         insert_bill(memory, 100)
     memory.close()
     copy_files(tmp_path / "saved", tmp_path, ("copy-b.db",))
-    with pytest.raises(RamError, match="copy-b.db is at generation 1, the seal at 31"):
+    again = open_memory(tmp_path)
+    assert again.meters["current_credits"] == 3000 and again.generation == 32
+    message = again.events()[0]["message"]
+    assert "copy-b.db was 30 generations behind (generation 1, the seal says 31" in message
+    again.close()
+    assert [check_copy(tmp_path / name).generation for name in COPY_FILES] == [32, 32]
+
+
+def test_a_copy_ahead_of_the_seal_by_more_than_one_is_a_ram_error(tmp_path: Path) -> None:
+    memory = open_memory(tmp_path)
+    insert_bill(memory, 100)
+    memory.close()
+    copy_files(tmp_path, tmp_path / "saved")
+    (tmp_path / "saved" / "seal").write_bytes((tmp_path / "seal").read_bytes())
+    memory = open_memory(tmp_path)
+    for _ in range(3):
+        insert_bill(memory, 100)
+    memory.close()
+    copy_files(tmp_path / "saved", tmp_path, ("copy-b.db",))  # the seal and copy B put back by 3
+    (tmp_path / "seal").write_bytes((tmp_path / "saved" / "seal").read_bytes())
+    with pytest.raises(RamError, match="copy-a.db is at generation 5, the seal at 2"):
         open_memory(tmp_path)
+
+
+def test_deleting_copy_a_wal_is_repaired_from_copy_b(tmp_path: Path) -> None:
+    """Issue 27 (defect 1): copy A's WAL deleted after a kill; copy B and the seal agree."""
+    memory = open_memory(tmp_path / "nvram")
+    for _ in range(5):
+        insert_bill(memory, 100)
+    with memory.transaction() as tx:
+        tx.set("game", {"game_id": "dragon-poker", "step": "draw"})
+    memory._await_mirror()  # copy B took the last transaction too: it agrees with the seal
+    crashed = killed_copy(tmp_path, memory)
+    memory.close()
+    (crashed / "copy-a.db-wal").unlink()
+    (crashed / "copy-a.db-shm").unlink()
+    again = open_memory(crashed)
+    assert again.meters["current_credits"] == 500
+    assert again.get("game") == {"game_id": "dragon-poker", "step": "draw"}
+    message = again.events()[0]["message"]
+    assert message.startswith("copy-a.db was") and message.endswith("rebuilt from copy-b.db")
 
 
 def test_deleted_copies_are_a_ram_error_but_a_new_directory_is_initialised(tmp_path: Path) -> None:
@@ -335,7 +370,7 @@ def test_copy_b_failing_after_the_commit_is_rebuilt_and_the_step_stands(tmp_path
     assert any("copy B failed to take generation 2" in e["message"] for e in again.events())
 
 
-def test_copy_a_failing_commits_nothing_and_the_ram_error_survives_a_reboot(tmp_path: Path) -> None:
+def test_copy_a_failing_commits_nothing_and_the_next_boot_recovers_the_committed_copy(tmp_path: Path) -> None:
     memory = open_memory(tmp_path)
     insert_bill(memory, 500)
     memory._conns[0] = FailingCommit(memory._conns[0])  # type: ignore[assignment]
@@ -345,8 +380,15 @@ def test_copy_a_failing_commits_nothing_and_the_ram_error_survives_a_reboot(tmp_
     with pytest.raises(RamError):  # no further transaction on a memory that failed
         insert_bill(memory, 100)
     memory.close()
-    with pytest.raises(RamError, match="before the commit of generation 3"):
-        open_memory(tmp_path)  # persisted in the seal: the next boot does not carry on silently
+    # issue 27 (defect 1): both copies still agree with the seal at generation 2, so the next boot
+    # carries on from them and logs the failure (before, a RAM error whose clear erased the $5)
+    again = open_memory(tmp_path)
+    assert again.meters["current_credits"] == 500 and again.generation == 3
+    message = again.events()[0]["message"]
+    assert "before the commit of generation 3" in message
+    assert "copy-a.db holds the committed generation 2 intact" in message
+    again.close()
+    assert open_memory(tmp_path).meters["current_credits"] == 500  # the seal's RAM error was cleared
 
 
 def test_a_transaction_that_reached_copy_a_only_is_rolled_back(tmp_path: Path, monkeypatch) -> None:

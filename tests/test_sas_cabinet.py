@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from egm.clock import FakeClock
@@ -24,6 +24,7 @@ from hardware.factory import build_devices
 from hardware.serial.sas_protocol import M_POLLS, S_POLLS, bcd, encode_long_poll, escape_for_line
 from hardware.sim.sas_host import SasHost, open_pty_pair
 from tests.cabinet_support import make_cabinet, spine_config
+from tests.money_path import money_path
 
 ADDRESS = 3
 BARCODE = "001234567890123456"
@@ -401,7 +402,8 @@ NOISE = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.mark.money_path
+@money_path(60, HealthCheck.function_scoped_fixture)
 @given(st.lists(NOISE, max_size=8))
 def test_fuzz_noise_never_moves_money(fuzz_rig: Rig, chunks: list[bytes]) -> None:
     """Random bytes, random polls to this machine with wrong CRCs or unknown commands, and well-formed

@@ -14,7 +14,9 @@ from egm.cli import main
 from egm.clock import FakeClock
 from egm.config import load_cabinet_config
 from egm.events import ChangeSetting, ChooseDenomination, Key, KeyTurned, PlayerDecision, StartGame
-from egm.memory.store import AccountingBreach, WagerMemory, read_memory
+from egm.memory.errors import AccountingBreach
+from egm.memory.recovery import read_memory
+from egm.memory.store import WagerMemory
 from egm.meters import ROLLOVER, Meters
 from egm.video.session import Session
 from egm.video.theme import money

@@ -32,7 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from egm.clock import FakeClock
-from egm.memory.store import COPY_FILES, RamError, WagerMemory
+from egm.memory.copies import COPY_FILES
+from egm.memory.errors import RamError
+from egm.memory.store import WagerMemory
 
 OUTCOMES = ("repaired", "no effect", "RAM error", "UNDETECTED", "crash")
 HISTORY = 100  # transactions in the memory under test (more than one background checkpoint)

@@ -11,6 +11,16 @@ attendant), the operator menu. Meanwhile this process is the customer: it feeds 
 tickets into the acceptor. At a random instant the child is killed with SIGKILL; sometimes the same
 power cut also power-cycles the acceptor (so it reports 0x41 / 0x42 at power-up).
 
+Where the kills strike: 40% during start-up and recovery, 40% at random while it plays, and 20%
+aimed at a window, half each:
+  cashout        a cash-out committed, its ticket not yet confirmed printed (the child cashes out
+                 at once and says when it enters the window; the kill follows within 0.05 s);
+  handpay        a hand pay locked up, the attendant not yet done (the child lowers the hand-pay
+                 limit to $20.00 through the operator menu, cashes out above it, and its attendant
+                 takes 0.05 to 0.3 s; the kill follows within 0.3 s).
+Each window's line counts the kills aimed at it, those that landed in it (the memory read after the
+kill holds the pending cash-out or hand pay) and the problems the checks found after them.
+
 After each kill the wager memory is read (read-only, as `egm meters` does) and checked:
   identity       the accounting identity holds, no accounting error stands, games played = games
                  finished (+1 in progress), the newest recall entry is the last game finished, and
@@ -41,7 +51,8 @@ from pathlib import Path
 from typing import Any
 
 from egm.config import PROJECT_ROOT, CabinetConfig, load_cabinet_config, load_jurisdiction
-from egm.memory.store import MemoryUnavailable, RamError, read_memory
+from egm.memory.errors import MemoryUnavailable, RamError
+from egm.memory.recovery import read_memory
 from egm.meters import Meters
 from egm.rom.manifest import sign_manifest, write_manifest
 from hardware.sim.id003_sim import Id003Simulator
@@ -53,6 +64,11 @@ NOTES = (100, 500, 1000, 2000, 5000, 10000)
 DENOMINATION_CENTS = 25
 CHILD_TIMEOUT_S = 60
 STARTUP_S = 2.5  # about how long a cabinet process takes to import, verify its ROM and boot
+WINDOWS = ("cashout", "handpay")  # the windows aimed kills strike in
+AIMED_SHARE = 0.2  # of the kills, half at each window
+AIM_HAND_PAY_LIMIT_CENTS = 2000  # an aimed hand-pay run cashes out above this (a setting, kept in memory)
+WINDOW_WAIT_S = 20.0  # how long an aimed kill waits for its window before striking anyway
+STRIKE_WITHIN_S = {"cashout": 0.05, "handpay": 0.3}  # an aimed kill's delay once the window opens
 PROGRESS_EVERY = 50  # kills between progress lines
 
 
@@ -69,9 +85,13 @@ def child_config(manifest: Path, acceptor_port: str, printer_port: str) -> Cabin
 
 
 def run_child(args: argparse.Namespace) -> int:
-    """One cabinet: boot, settle what the attendant was asked to, then play until killed."""
+    """One cabinet: boot, settle what the attendant was asked to, then play until killed.
+
+    With `--aim cashout` or `--aim handpay` it cashes out as soon as it can (at the lowered hand-pay
+    limit for a hand pay) and writes the window's name to the `window` file on entering it.
+    """
     from egm.cabinet import build_cabinet
-    from egm.events import CashOut, Key, KeyTurned, PlayerDecision, ReconcileBill, StartGame
+    from egm.events import CashOut, ChangeSetting, Key, KeyTurned, PlayerDecision, ReconcileBill, StartGame
 
     config = child_config(Path(args.manifest), args.acceptor, args.printer)
     cabinet = build_cabinet(config, Path(args.nvram))
@@ -80,27 +100,42 @@ def run_child(args: argparse.Namespace) -> int:
         cabinet.handle(KeyTurned(Key.ATTENDANT, True))
         cabinet.handle(ReconcileBill(in_cash_box=args.reconcile == "found"))
         cabinet.handle(KeyTurned(Key.ATTENDANT, False))
+    # the operator lowers the hand-pay limit for an aimed hand pay, and puts it back afterwards
+    limit = load_jurisdiction(config.jurisdiction).hand_pay_limit_cents
+    wanted = AIM_HAND_PAY_LIMIT_CENTS if args.aim == "handpay" else limit
+    if cabinet.state == "attract" and cabinet.jurisdiction.hand_pay_limit_cents != wanted:
+        cabinet.handle(KeyTurned(Key.OPERATOR, True))
+        cabinet.handle(ChangeSetting("hand_pay_limit_cents", wanted))
+        cabinet.handle(KeyTurned(Key.OPERATOR, False))
+    window = Path(args.nvram).with_name("window")
     Path(args.nvram).with_name("ready").touch()  # the soak times half its kills from here
     rng = random.Random(args.seed)
-    limit = load_jurisdiction(config.jurisdiction).hand_pay_limit_cents
     while True:
         cabinet.poll_devices()
         state = cabinet.state
+        if args.aim and state == args.aim and not window.exists():
+            window.write_text(state)  # the aimed kill strikes from here
         if state == "handpay":
+            if args.aim == "handpay":
+                time.sleep(rng.uniform(0.05, 0.3))  # the attendant walks over
             cabinet.handle(KeyTurned(Key.ATTENDANT, True))
         elif state.startswith("game.") and cabinet.round is not None:
             cabinet.handle(PlayerDecision(cabinet.round.reference_decision()))
         elif state == "audit":
             cabinet.handle(KeyTurned(Key.OPERATOR, False))
         elif state == "attract":
+            limit = cabinet.jurisdiction.hand_pay_limit_cents
             game_id = rng.choice(list(cabinet.games))
             stake = cabinet.games[game_id].default_wager(DENOMINATION_CENTS).stake_credits
             roll = rng.random()  # about 100 rolls a second: credits build up for the odd hand pay
-            if roll < 0.002:
+            aimed = (args.aim == "cashout" and cabinet.credits_cents > 0) or (
+                args.aim == "handpay" and cabinet.credits_cents >= limit
+            )
+            if roll < 0.002 and not args.aim:
                 cabinet.handle(KeyTurned(Key.OPERATOR, True))
-            elif cabinet.credits_cents >= limit or (roll < 0.003 and cabinet.credits_cents > 0):
+            elif aimed or cabinet.credits_cents >= limit or (roll < 0.003 and cabinet.credits_cents > 0):
                 cabinet.handle(CashOut())  # a ticket, or a hand pay at the limit
-            elif cabinet.credits_cents >= stake * DENOMINATION_CENTS and roll < 0.2:
+            elif cabinet.credits_cents >= stake * DENOMINATION_CENTS and roll < 0.2 and not args.aim:
                 cabinet.handle(StartGame(game_id))
             else:
                 time.sleep(0.01)  # waiting for the customer's notes
@@ -122,6 +157,9 @@ class Tally:
     reconciled: int = 0
     games_played: int = 0
     caught: dict[str, int] = field(default_factory=dict)  # what each kill interrupted, by kind
+    windows: dict[str, dict[str, int]] = field(  # per window: kills aimed, landed in it, problems after
+        default_factory=lambda: {w: {"aimed": 0, "landed": 0, "problems": 0} for w in WINDOWS}
+    )
     tickets_unprinted: int = 0  # issued (a kill between the commit and the paper): stand as issued
     problems: list[str] = field(default_factory=list)
 
@@ -130,6 +168,12 @@ class Tally:
             f"kills {self.kills}, identity breaks {self.identity_breaks}, credits lost "
             f"{self.credits_lost}, credits duplicated {self.credits_duplicated}, errors {self.errors}"
         )
+
+    def window_lines(self) -> list[str]:
+        return [
+            f"window {name}: {w['aimed']} kills aimed, {w['landed']} landed in it, {w['problems']} problems"
+            for name, w in self.windows.items()
+        ]
 
     def ok(self) -> bool:
         return not (self.identity_breaks or self.credits_lost or self.credits_duplicated or self.errors)
@@ -148,6 +192,7 @@ class Soak:
     games_played: int = 0
     reconcile: str = ""
     stop: bool = False  # set by SIGTERM: finish this kill, then report what was done
+    kill_context: str = ""  # how the last kill struck, for the problems it shows
 
     @property
     def nvram(self) -> Path:
@@ -159,26 +204,38 @@ class Soak:
         sign_manifest(manifest, DEV_KEY)
         with TcpTransport(self.acceptor) as acceptor_port, TcpTransport(self.printer) as printer_port:
             for _ in range(kills):
+                aim = self.rng.choice(WINDOWS) if self.rng.random() < AIMED_SHARE else ""
                 argv = [
                     sys.executable, "-m", "tools.soak", "--child", "--nvram", str(self.nvram),
                     "--manifest", str(manifest), "--acceptor", acceptor_port.port,
                     "--printer", printer_port.port, "--seed", str(self.rng.randrange(2**32)),
-                    "--reconcile", self.reconcile,
+                    "--reconcile", self.reconcile, "--aim", aim,
                 ]  # fmt: skip
-                self.one_kill(argv)
+                self.one_kill(argv, aim)
                 if self.tally.errors or self.stop:
                     break
                 if self.tally.kills % PROGRESS_EVERY == 0:
                     print(self.tally.line(), flush=True)
         return self.tally
 
-    def one_kill(self, argv: list[str]) -> None:
+    def one_kill(self, argv: list[str], aim: str = "") -> None:
         env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
-        ready = self.workdir / "ready"
+        ready, window = self.workdir / "ready", self.workdir / "window"
         ready.unlink(missing_ok=True)
+        window.unlink(missing_ok=True)
         child = subprocess.Popen(argv, cwd=PROJECT_ROOT, env=env, stderr=subprocess.PIPE, text=True)
         started = time.monotonic()
-        if self.rng.random() < 0.5:  # half the kills strike during start-up and recovery
+        if aim:  # strike soon after the child enters the window (feeding it notes meanwhile)
+            deadline = time.monotonic() + WINDOW_WAIT_S
+            fed = 0.0
+            while not window.exists() and child.poll() is None and time.monotonic() < deadline:
+                if time.monotonic() - fed > 0.1:
+                    self.customer(notes_only=True)
+                    fed = time.monotonic()
+                time.sleep(0.002)
+            time.sleep(self.rng.uniform(0.0, STRIKE_WITHIN_S[aim]))
+            deadline = time.monotonic()  # strike now, without the customer's pause below
+        elif self.rng.random() < 0.5:  # half the other kills strike during start-up and recovery
             deadline = started + self.rng.uniform(0.1, STARTUP_S)
         else:  # half while it plays
             while (
@@ -196,15 +253,27 @@ class Soak:
         child.send_signal(signal.SIGKILL)
         child.communicate(timeout=CHILD_TIMEOUT_S)
         self.tally.kills += 1
-        if self.rng.random() < 0.3:  # the power cut took the acceptor down too
+        power_cut = self.rng.random() < 0.3
+        if power_cut:  # the power cut took the acceptor down too
             self.acceptor.power_cycle()
             self.tally.acceptor_power_cuts += 1
-        self.check()
+        reconciled = argv[argv.index("--reconcile") + 1] or "nothing"
+        self.kill_context = (
+            f"aimed at {aim or 'nothing'}, acceptor power cut {'yes' if power_cut else 'no'}, "
+            f"the child reconciled {reconciled}"
+        )
+        problems = len(self.tally.problems)
+        pending = self.check()
+        if aim:
+            tally = self.tally.windows[aim]
+            tally["aimed"] += 1
+            tally["landed"] += aim in pending
+            tally["problems"] += len(self.tally.problems) - problems
 
-    def customer(self) -> None:
+    def customer(self, *, notes_only: bool = False) -> None:
         """Feed the acceptor: mostly notes, sometimes a ticket this cabinet printed."""
         printed = [f[-1] for f in self.printer.issued if f and f[-1] not in self.inserted_tickets]
-        if printed and self.rng.random() < 0.15:
+        if printed and not notes_only and self.rng.random() < 0.15:
             barcode = self.rng.choice(printed)
             if self.acceptor.insert_ticket(barcode):
                 self.inserted_tickets.add(barcode)
@@ -213,28 +282,31 @@ class Soak:
             self.tally.notes_inserted += 1
 
     def problem(self, text: str) -> None:
-        self.tally.problems.append(f"after kill {self.tally.kills}: {text}")
+        self.tally.problems.append(f"after kill {self.tally.kills} ({self.kill_context}): {text}")
 
-    def check(self) -> None:
+    def check(self) -> set[str]:
+        """Check the memory a kill left; returns the kinds of record it found pending."""
         try:
             content = read_memory(self.nvram)
         except MemoryUnavailable:
-            return  # killed before the first boot made a memory
+            return set()  # killed before the first boot made a memory
         except RamError as exc:
             self.problem(f"RAM error: {exc}")
             self.tally.errors += 1
-            return
+            return set()
         records = content.records
         meters = Meters.from_record(records["meters"])
-        for kind in ("game", "bill", "cashout", "handpay"):
-            if records.get(kind) is not None:
-                self.tally.caught[kind] = self.tally.caught.get(kind, 0) + 1
+        pending = {kind for kind in ("game", "bill", "cashout", "handpay") if records.get(kind) is not None}
+        for kind in pending:
+            self.tally.caught[kind] = self.tally.caught.get(kind, 0) + 1
         self.check_identity(meters, records, content.recall)
         for vn, ticket in content.tickets.items():
             self.ticket_amounts[vn] = ticket["amount_cents"]
-        self.check_cash_box(meters, records.get("bill"))
+        if self.check_cash_box(meters, records.get("bill")):  # the first money problem: what led to it
+            self.problem("the last events: " + " | ".join(e["message"] for e in content.events[:12]))
         printed = {f[-1] for f in self.printer.issued if f}
         self.tally.tickets_unprinted = len([vn for vn in content.tickets if vn not in printed])
+        return pending
 
     def check_identity(self, meters: Meters, records: dict[str, Any], recall: list[dict[str, Any]]) -> None:
         finished = meters["games_won"] + meters["games_lost"]
@@ -255,7 +327,9 @@ class Soak:
             self.tally.identity_breaks += 1
             self.problem("; ".join(broken))
 
-    def check_cash_box(self, meters: Meters, pending: dict[str, Any] | None) -> None:
+    def check_cash_box(self, meters: Meters, pending: dict[str, Any] | None) -> bool:
+        """Check credits in against the cash box; True when a problem is found for the first time."""
+        first = not (self.tally.credits_lost or self.tally.credits_duplicated)
         in_box = sum(cents for cents, barcode in self.acceptor.cash_box if barcode is None)
         in_box += sum(self.ticket_amounts.get(barcode, 0) for _, barcode in self.acceptor.cash_box if barcode)
         credited = meters["bills_in"] + meters["tickets_in"]
@@ -270,6 +344,7 @@ class Soak:
         if pending and pending.get("unreconciled"):  # the attendant counts the cash box
             self.reconcile = "found" if in_box - credited >= pending_cents else "missing"
             self.tally.reconciled += 1
+        return first and bool(self.tally.credits_lost or self.tally.credits_duplicated)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -281,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
-    for name in ("--nvram", "--manifest", "--acceptor", "--printer", "--reconcile"):
+    for name in ("--nvram", "--manifest", "--acceptor", "--printer", "--reconcile", "--aim"):
         parser.add_argument(name, default="", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -300,6 +375,8 @@ def main(argv: list[str] | None = None) -> int:
             f"items reconciled by the attendant; kills with pending: {tally.caught}; tickets standing "
             f"as issued without paper: {tally.tickets_unprinted})"
         )
+        for line in tally.window_lines():
+            print(line)
         for line in tally.problems[:20]:
             print(line)
     return 0 if tally.ok() else 1

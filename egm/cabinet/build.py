@@ -16,7 +16,8 @@ from egm.clock import Clock, SetClock, SystemClock
 from egm.config import PROJECT_ROOT, CabinetConfig, ConfigError, JurisdictionConfig, load_jurisdiction
 from egm.events import ACCEPTED, ButtonChanged, CashOut, Door, Result, StartGame
 from egm.games.base import Game
-from egm.memory.store import RamError, Transaction, WagerMemory
+from egm.memory.errors import MemoryBusy, RamError
+from egm.memory.store import Transaction, WagerMemory
 from egm.money import format_cents
 from egm.rng import Rng, os_rng, seeded_rng
 from hardware.factory import Devices, build_devices
@@ -77,6 +78,8 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
         self.session_tickets = []  # tickets issued since this boot
         self.recovered = []  # what the boot found interrupted and finished
         self._ram_error = ""
+        self.memory_busy = False  # the RAM error is another process holding the memory
+        self._evidence = None
         self._rom_problems = []
         self._rom_files = 0
         self._open_doors = set()
@@ -152,6 +155,7 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
             )
         except RamError as exc:
             self._ram_error = str(exc)
+            self.memory_busy = isinstance(exc, MemoryBusy)
             log.error("RAM error at power-up: %s", exc)
         if self.memory is not None:
             self._apply_settings()

@@ -29,7 +29,9 @@ from egm.clock import SetClock
 from egm.config import CabinetConfig, JurisdictionConfig
 from egm.events import Door, Result
 from egm.games.base import Game, Round
-from egm.memory.store import AccountingBreach, RamError, Transaction, WagerMemory
+from egm.memory.errors import AccountingBreach, RamError
+from egm.memory.evidence import Evidence, best_evidence
+from egm.memory.store import Transaction, WagerMemory
 from egm.meters import METER_DIGITS, ROLLOVER
 from egm.money import format_cents
 from egm.rng import Rng
@@ -76,6 +78,8 @@ class CabinetPart:
     recovered: list[str]
     machine: CabinetMachine
     _ram_error: str
+    memory_busy: bool
+    _evidence: tuple[str, Evidence | None] | None  # (the RAM error, what its memory still holds)
     _rom_problems: list[str]
     _rom_files: int  # files the last ROM check verified
     _open_doors: set[Door]
@@ -159,6 +163,7 @@ class CabinetPart:
             "faults": {device: message for (device, _), message in self._faults.items()},
             "attendant_key": self._attendant_key_on,
             "unreconciled": self._unreconciled_item(),
+            "ram_clear_evidence": evidence.describe() if (evidence := self._unverified_evidence()) else None,
         }
 
     def recall(self) -> list[dict[str, Any]]:
@@ -174,6 +179,15 @@ class CabinetPart:
             return None
         record = self.memory.get("game")
         return {"game_id": record["game_id"], "step": self.round.step, "view": self.round.view()}
+
+    def _unverified_evidence(self) -> Evidence | None:
+        """What this cabinet's memory in RAM error still holds, read once per RAM error (read-only);
+        None when the memory is sound, unreadable, or another process's."""
+        if not self._ram_error or self.memory_busy:
+            return None
+        if self._evidence is None or self._evidence[0] != self._ram_error:
+            self._evidence = (self._ram_error, best_evidence(self.nvram_dir))
+        return self._evidence[1]
 
     def _tilt_detail(self) -> str:
         tilts = self._standing_tilts()

@@ -14,6 +14,8 @@ from egm.events import (
     Result,
     RunRomCheck,
 )
+from egm.memory.errors import RamError
+from egm.memory.evidence import PENDING, Evidence
 from egm.memory.store import Transaction, WagerMemory
 from egm.money import format_cents
 
@@ -71,30 +73,38 @@ class ServicePart(CabinetPart):
         problem = self._ram_clear_problem()
         if problem:
             return self._refuse(event, problem)
-        final, clock = self._final_meters(), self._kept_clock()
-        if self.memory is not None:
-            self.memory.close()
-        self.memory = WagerMemory.clear(
-            self.nvram_dir,
-            clock=self.clock,
-            event_log_size=self.config.event_log_size,
-            recall_depth=self.jurisdiction.recall_depth,
-        )
+        evidence = self._memory_before_clear()
+        offered = evidence.credit_cents if evidence is not None and not evidence.verified else 0
+        if event.hand_pay_cents and event.hand_pay_cents != offered:
+            return self._refuse(
+                event,
+                f"RAM clear refused: the hand pay must be the {format_cents(offered)} of credit read from "
+                f"the memory, not {format_cents(event.hand_pay_cents)}.",
+            )
+        clock = self._kept_clock()
+        was_open, self.memory = self.memory, None
+        if was_open is not None:
+            was_open.close()
+        try:
+            self.memory = WagerMemory.clear(
+                self.nvram_dir,
+                clock=self.clock,
+                event_log_size=self.config.event_log_size,
+                recall_depth=self.jurisdiction.recall_depth,
+            )
+        except RamError as exc:  # held by another process (nothing touched), or storage failed
+            self._ram_error = self._ram_error or str(exc)
+            self._settle()
+            return self._refuse(event, f"RAM clear refused: {exc}.")
         self._ram_error = ""
+        self.memory_busy = False
         if clock:  # the date and time is the cabinet's clock, not an accounting value: it stays set
             self._commit(lambda tx: tx.set("settings", clock))
         self._apply_settings()  # the configuration files' settings again
         self.round = None
         self.last_outcome = None
         self._run_rom_check("after the RAM clear")  # logged first: the clear's own entry stays the newest
-        self._commit(
-            lambda tx: tx.log(
-                "ram_clear",
-                "RAM clear by the operator: meters, recall and log erased "
-                f"(credit on the meter before the clear: {format_cents(final.get('current_credits', 0))}).",
-                final_meters=final,
-            )
-        )
+        self._commit(lambda tx: self._log_ram_clear(tx, evidence, event.hand_pay_cents))
         self.machine.trigger("ram_clear")
         self.machine.trigger("ram_cleared")
         self._settle()
@@ -104,6 +114,43 @@ class ServicePart(CabinetPart):
         """Why a RAM clear would be refused now (the operator menu keeps its lamp dark), or None."""
         owed = self._owed_to_player()
         return f"RAM clear refused: settle {' and '.join(owed)} first." if owed else None
+
+    def _memory_before_clear(self) -> Evidence | None:
+        """The credit, meters and game in progress before a clear: the committed memory's, or, for a
+        memory in RAM error, the best surviving evidence (None when nothing could be read)."""
+        memory = self.memory
+        if memory is None or self._ram_error:
+            return self._unverified_evidence()
+        records = {"meters": memory.meters.to_record(), **{k: memory.get(k) for k in ("game", *PENDING)}}
+        return Evidence.from_records(records, "the committed memory", verified=True)
+
+    @staticmethod
+    def _log_ram_clear(tx: Transaction, evidence: Evidence | None, hand_paid: int) -> None:
+        """The clear's record, the first entry of the fresh memory: what it erased, read from where."""
+        if evidence is None:
+            what = "nothing of the memory could be read: the credit is unknown"
+            evidence = Evidence("nothing readable", False, {})
+        else:
+            what = f"credit on the meter before the clear: {format_cents(evidence.credit_cents)}"
+            what += "" if evidence.verified else f", read from {evidence.source}, unverified"
+            what += "; a game was in progress" if evidence.game else ""
+        tx.log(
+            "ram_clear",
+            f"RAM clear by the operator: meters, recall and log erased ({what}).",
+            final_meters=evidence.meters,
+            game_in_progress=evidence.game,
+            pending=evidence.pending,
+            evidence=evidence.source,
+            verified=evidence.verified,
+            hand_paid_cents=hand_paid,
+        )
+        if hand_paid:
+            tx.log(
+                "ram_clear_handpay",
+                f"Hand pay of {format_cents(hand_paid)} by the attendant: the credit read from "
+                f"{evidence.source} before the RAM clear (outside the fresh meters).",
+                amount_cents=hand_paid,
+            )
 
     def _owed_to_player(self) -> list[str]:
         """What belongs to a player and would be wiped by a RAM clear (or judged under other rules by a
@@ -125,13 +172,6 @@ class ServicePart(CabinetPart):
         if self.round is not None:
             owed.append("the game in progress (close the operator menu and finish it)")
         return owed
-
-    def _final_meters(self) -> dict[str, int]:
-        """The meters as they stand before a clear (kept in the clear's log entry, which survives it)."""
-        if self.memory is None or self._ram_error:
-            return {}
-        record = self.memory.meters.to_record()
-        return {k: int(v) for k, v in record.items() if isinstance(v, int)}
 
     def _operator_rom_check(self, event: RunRomCheck) -> Result:
         if self.state != "audit":

@@ -21,10 +21,13 @@ So at boot, with the seal at generation s:
   - a copy at s is current; a copy at s + 1 holds a transaction that was never committed (a power
     cut before the seal) and is rolled back from the other copy; a copy at s - 1 missed the last
     committed transaction (a power cut before copy B) and is rolled forward from the other;
-  - a copy further away, or of another memory, is never adopted: no current copy is a RAM error.
+  - a copy further behind (an old copy restored, its WAL lost), damaged or of another memory is
+    never adopted: it is rebuilt from the current copy; a copy further ahead means the seal was put
+    back, and no current copy at all is a RAM error (`egm.memory.recovery.plan_recovery`).
 A storage failure before the seal raises `CommitFailed` (nothing committed; nothing may be
 acknowledged); after the seal, copy B is rebuilt from copy A at once. Either failure that cannot be
-repaired is persisted in the seal as a RAM error, so a reboot does not adopt a half-made step.
+repaired is persisted in the seal as a RAM error, so a reboot does not adopt a half-made step: it
+carries on only from a copy intact at the seal's generation (and logs the error it clears).
 
 Integrity. `WagerMemory.open` and `verify` check both copies (SQLite quick_check, then every MAC).
 A damaged or missing copy is rebuilt from the current one and the repair is logged; when no copy is
@@ -33,7 +36,7 @@ current `RamError` is raised, and nothing is ever cleared automatically: only `W
 no copy) is initialised; one that held a memory and lost it is a RAM error.
 
 One writer. The writer holds an exclusive lock on `lock` (flock) while the memory is open; a second
-writer is refused with `MemoryUnavailable`. Readers (`read_memory`: `egm meters`, `egm recall`)
+writer is refused with `MemoryBusy`. Readers (`read_memory`: `egm meters`, `egm recall`)
 take no lock, open the copies read-only, see one snapshot and never repair.
 
 The integrity key is fixed in the firmware: it detects damage (a flipped bit, a torn write, a
@@ -44,8 +47,6 @@ unguessable is a random per-memory secret kept as a critical record.
 from __future__ import annotations
 
 import fcntl
-import hashlib
-import hmac
 import json
 import os
 import secrets
@@ -58,294 +59,36 @@ from pathlib import Path
 from typing import Any
 
 from egm.clock import Clock
-from egm.memory.seal import SEAL_FILE, Seal, SealDamaged, SealWriter, fsync_directory, read_seal
+from egm.memory import copies
+from egm.memory.copies import (
+    COPY_FILES,
+    GENERATION,
+    KEY_COLUMN,
+    SCHEMA,
+    STORAGE_ERRORS,
+    TABLES,
+    check_copy,
+    copy_over,
+    dump,
+    records_digest,
+    remove_copy,
+    row_mac,
+)
+from egm.memory.errors import AccountingBreach, CommitFailed, MemoryBusy, MemoryUnavailable, RamError
+from egm.memory.recovery import (
+    RecoveryPlan,
+    check_location,
+    copy_checks,
+    plan_recovery,
+    read_sealed,
+)
+from egm.memory.seal import SEAL_FILE, Seal, SealWriter, fsync_directory
 from egm.memory.ticket_retention import CLOCK_RECORD, TICKETS_KEPT, tickets_to_prune, watched
 from egm.meters import MeterError, Meters
 
-COPY_FILES = ("copy-a.db", "copy-b.db")
 LOCK_FILE = "lock"
-TABLES = ("records", "tickets", "recall", "events")
 CHECKPOINT_EVERY = 64  # transactions between background WAL checkpoints
 SCHEMA_VERSION = 2
-INTEGRITY_KEY = hashlib.sha256(b"EGM wager memory record integrity, schema 1").digest()
-STORAGE_ERRORS = (sqlite3.Error, OSError)
-READ_ATTEMPTS = 50  # a reader retries while a writer's commit moves the seal under it
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS records (name TEXT PRIMARY KEY, payload TEXT NOT NULL, mac BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS tickets (key TEXT PRIMARY KEY, payload TEXT NOT NULL, mac BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS recall (key INTEGER PRIMARY KEY, payload TEXT NOT NULL, mac BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS events (key INTEGER PRIMARY KEY, payload TEXT NOT NULL, mac BLOB NOT NULL);
-"""
-GENERATION = "generation"  # the record that counts transactions, names the memory, seals the records
-KEY_COLUMN = {"records": "name", "tickets": "key", "recall": "key", "events": "key"}
-
-
-class RamError(Exception):
-    """No good copy of wager memory is left: the cabinet tilts until an operator RAM clear."""
-
-
-class MemoryUnavailable(RamError):
-    """The NVRAM location cannot hold a memory (not a directory, a copy that is not a file) or
-    another process already writes it. Nothing on disk was touched."""
-
-
-class CommitFailed(RamError):
-    """Storage failed before the transaction was committed: nothing may be acknowledged."""
-
-
-class AccountingBreach(Exception):
-    """A transaction would break the accounting identity; it was not committed."""
-
-
-def _dump(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
-
-
-def _mac(table: str, key: object, payload: str) -> bytes:
-    message = f"{table}\x1f{key}\x1f{payload}".encode()
-    return hmac.new(INTEGRITY_KEY, message, hashlib.sha256).digest()
-
-
-def _records_digest(macs: dict[str, bytes]) -> str:
-    """A digest of the whole records table (every name and MAC but the generation's own): it makes a
-    lost or added record as detectable as a damaged one."""
-    digest = hashlib.sha256()
-    for name in sorted(macs):
-        if name != GENERATION:
-            digest.update(name.encode() + b"\x1f" + macs[name])
-    return digest.hexdigest()
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)  # checkpoints: a thread
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=FULL")
-    conn.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run on their own thread, off the commit path
-    return conn
-
-
-@dataclass(frozen=True)
-class CopyContent:
-    """One copy's rows as read in one snapshot: what a reader shows."""
-
-    records: dict[str, Any]
-    tickets: dict[str, dict[str, Any]]
-    recall: list[dict[str, Any]]  # newest first
-    events: list[dict[str, Any]]  # newest first
-
-
-@dataclass(frozen=True)
-class CopyCheck:
-    """The verdict on one copy: good, its generation and memory id, or the problem found."""
-
-    name: str
-    ok: bool
-    generation: int = -1
-    memory_id: str = ""
-    problem: str = ""
-    content: CopyContent | None = None
-
-
-def _rows(rows: list[tuple[Any, str, bytes]]) -> list[dict[str, Any]]:
-    return [{"seq": key, **json.loads(payload)} for key, payload, _ in reversed(rows)]
-
-
-def check_copy(path: Path, tables: tuple[str, ...] = TABLES, *, load: bool = False) -> CopyCheck:
-    """Check one copy on disk, read-only and in one snapshot: SQLite's own structure check, the
-    schema, every row's MAC and the records table's seal. With `load`, keep the rows read."""
-    name = path.name
-    if not path.exists():
-        return CopyCheck(name, False, problem="the file is missing")
-    try:
-        # Read-only; with no WAL file there is no writer, and `immutable` creates no WAL or index file
-        mode = "mode=ro" if Path(f"{path}-wal").exists() else "immutable=1"
-        conn = sqlite3.connect(f"file:{path}?{mode}", uri=True, isolation_level=None)
-        try:
-            conn.execute("BEGIN")  # one read snapshot for everything below
-            verdict = conn.execute("PRAGMA quick_check").fetchone()[0]
-            if verdict != "ok":
-                return CopyCheck(name, False, problem=f"the database structure is damaged ({verdict})")
-            macs: dict[str, bytes] = {}
-            read: dict[str, list[tuple[Any, str, bytes]]] = {}
-            for table in tables:
-                column = KEY_COLUMN[table]
-                rows = conn.execute(
-                    f"SELECT {column}, payload, mac FROM {table} ORDER BY {column}"
-                ).fetchall()
-                for key, payload, mac in rows:
-                    if not hmac.compare_digest(bytes(mac), _mac(table, key, payload)):
-                        return CopyCheck(name, False, problem=f"integrity code wrong in {table} '{key}'")
-                    if table == "records":
-                        macs[key] = bytes(mac)
-                read[table] = rows
-            seal = conn.execute("SELECT payload FROM records WHERE name = ?", (GENERATION,)).fetchone()
-            conn.execute("COMMIT")
-        finally:
-            conn.close()
-        if seal is None:
-            return CopyCheck(name, False, problem="the generation record is missing")
-        seal = json.loads(seal[0])
-        if "records" in tables and seal["records_digest"] != _records_digest(macs):
-            return CopyCheck(name, False, problem="a critical record is missing or was added")
-        content = None
-        if load:
-            content = CopyContent(
-                records={key: json.loads(payload) for key, payload, _ in read["records"]},
-                tickets={key: json.loads(payload) for key, payload, _ in read["tickets"]},
-                recall=_rows(read["recall"]),
-                events=_rows(read["events"]),
-            )
-        return CopyCheck(name, True, int(seal["generation"]), str(seal.get("memory_id", "")), content=content)
-    except (sqlite3.DatabaseError, ValueError, TypeError, KeyError) as exc:
-        return CopyCheck(name, False, problem=f"unreadable ({exc})")
-
-
-@dataclass(frozen=True)
-class Repair:
-    target: int  # index into COPY_FILES
-    sentence: str
-
-
-@dataclass(frozen=True)
-class RecoveryPlan:
-    """Which copy is current, and the copies to rebuild from it (each with the sentence to log)."""
-
-    source: int
-    repairs: tuple[Repair, ...]
-
-
-def plan_recovery(checks: list[CopyCheck], seal: Seal) -> RecoveryPlan:
-    """Decide, from the checks of both copies and the seal, which copy holds the committed memory.
-
-    Raises RamError when the seal holds a RAM error or no copy is current (see the module's rule).
-    """
-    if seal.ram_error:
-        raise RamError(f"{seal.ram_error}; an operator RAM clear is required")
-    s = seal.generation
-
-    def ours(c: CopyCheck) -> bool:
-        return c.ok and c.memory_id == seal.memory_id
-
-    current = [i for i, c in enumerate(checks) if ours(c) and c.generation == s]
-    if not current:
-        detail = "; ".join(_describe(c, seal) for c in checks)
-        raise RamError(
-            f"wager memory has no copy at the committed generation {s} ({detail}); "
-            "an operator RAM clear is required"
-        )
-    source = current[0]
-    good = checks[source].name
-    repairs = []
-    for i, check in enumerate(checks):
-        if i == source or (ours(check) and check.generation == s):
-            continue
-        if not check.ok:
-            sentence = f"{check.name} was damaged ({check.problem}); rebuilt from {good}"
-        elif check.memory_id != seal.memory_id:
-            sentence = f"{check.name} belongs to another memory (id {check.memory_id}); rebuilt from {good}"
-        elif check.generation == s + 1:
-            sentence = (
-                f"{check.name} held a transaction that was never committed (generation {s + 1}, "
-                f"the seal says {s}); rolled back from {good}"
-            )
-        elif check.generation == s - 1:
-            sentence = f"{check.name} was one step behind (generation {s - 1}); rolled forward from {good}"
-        else:
-            raise RamError(
-                f"{_describe(check, seal)}: an old copy was restored or its WAL was lost; "
-                "an operator RAM clear is required"
-            )
-        repairs.append(Repair(i, sentence))
-    return RecoveryPlan(source, tuple(repairs))
-
-
-def _describe(check: CopyCheck, seal: Seal) -> str:
-    if not check.ok:
-        return f"{check.name}: {check.problem}"
-    if check.memory_id != seal.memory_id:
-        return f"{check.name}: belongs to another memory (id {check.memory_id})"
-    return f"{check.name} is at generation {check.generation}, the seal at {seal.generation}"
-
-
-def _remove_copy(path: Path) -> None:
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
-
-
-def _copy_over(good: Path, bad: Path) -> None:
-    """Rebuild `bad` as an exact copy of `good` (SQLite's online backup), replacing it atomically."""
-    _remove_copy(bad)
-    tmp = bad.with_suffix(".rebuild")
-    _remove_copy(tmp)
-    src = sqlite3.connect(good)
-    dst = sqlite3.connect(tmp)
-    try:
-        src.backup(dst)
-        dst.execute("PRAGMA journal_mode=WAL")
-    finally:
-        src.close()
-        dst.close()
-    os.replace(tmp, bad)
-    _remove_copy(tmp)
-    fsync_directory(bad.parent)
-
-
-def _check_location(directory: Path) -> None:
-    """Refuse a path that cannot hold a memory, with one sentence; never remove anything."""
-    if directory.exists() and not directory.is_dir():
-        raise MemoryUnavailable(f"the NVRAM path {directory} is a file, not a directory; give a directory")
-    for name in (*COPY_FILES, SEAL_FILE):
-        path = directory / name
-        if path.exists() and not path.is_file():
-            raise MemoryUnavailable(
-                f"{path} is not a file (a directory?); wager memory cannot use it: remove it by hand"
-            )
-
-
-def _copy_checks(directory: Path, tables: tuple[str, ...], *, load: bool = False) -> list[CopyCheck]:
-    return [check_copy(directory / name, tables, load=load) for name in COPY_FILES]
-
-
-def _read_seal(directory: Path) -> Seal | None:
-    try:
-        return read_seal(directory)
-    except SealDamaged as exc:
-        raise RamError(f"{exc}; an operator RAM clear is required") from exc
-
-
-def read_memory(directory: Path | str) -> CopyContent:
-    """What a reader (`egm meters`, `egm recall`) shows: the committed memory, read-only.
-
-    Never writes or repairs: it reads the seal, checks both copies (each in one snapshot), reads
-    the seal again, and retries while a running writer's commit moved it. Raises RamError where a
-    boot would, and MemoryUnavailable when the directory holds no memory.
-    """
-    directory = Path(directory)
-    _check_location(directory)
-    try:
-        for _ in range(READ_ATTEMPTS):
-            seal = _read_seal(directory)
-            if seal is None and any((directory / name).exists() for name in COPY_FILES):
-                raise RamError("the wager memory's seal is missing; an operator RAM clear is required")
-            if seal is None:
-                raise MemoryUnavailable(f"{directory} holds no wager memory; check the --nvram path")
-            checks = _copy_checks(directory, TABLES, load=True)
-            if _read_seal(directory) != seal:
-                continue
-            try:
-                plan = plan_recovery(checks, seal)
-            except RamError:
-                if _read_seal(directory) != seal:
-                    continue
-                raise
-            content = checks[plan.source].content
-            assert content is not None
-            return content
-    except STORAGE_ERRORS as exc:
-        raise RamError(f"wager memory could not be read ({exc})") from exc
-    raise RamError("wager memory kept changing while it was read; read it again")
-
 
 @dataclass
 class Transaction:
@@ -426,13 +169,16 @@ class WagerMemory:
         return memory
 
     def _open(self) -> None:
-        seal = _read_seal(self.directory)
+        seal = read_sealed(self.directory)
         if seal is None:
             self._open_unsealed()
             return
-        plan = plan_recovery(_copy_checks(self.directory, TABLES), seal)
+        plan = plan_recovery(copy_checks(self.directory, TABLES), seal)
         self._repair(plan)
         self._connect_and_load(seal)
+        if plan.standing_error:  # the copies are sound: the seal stops standing in error with this log
+            self._seal = seal.advanced(ram_error="")
+            self._repairs_to_log.append(plan.standing_error)
         self._log_repairs()
 
     def _open_unsealed(self) -> None:
@@ -456,7 +202,7 @@ class WagerMemory:
         memory._take_lock()
         try:
             for name in COPY_FILES:
-                _remove_copy(memory.directory / name)
+                remove_copy(memory.directory / name)
             (memory.directory / SEAL_FILE).unlink(missing_ok=True)
             memory._initialise()
         except STORAGE_ERRORS as exc:
@@ -468,7 +214,7 @@ class WagerMemory:
         return memory
 
     def _take_lock(self) -> None:
-        _check_location(self.directory)
+        check_location(self.directory)
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
@@ -478,7 +224,7 @@ class WagerMemory:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise MemoryUnavailable(
+            raise MemoryBusy(
                 f"the wager memory in {self.directory} is in use by another process; "
                 "a memory has one writer: stop the other cabinet first"
             ) from None
@@ -491,10 +237,10 @@ class WagerMemory:
         the next boot initialises again.
         """
         for name in COPY_FILES:  # only ever an unsealed first transaction or a RAM clear's leftovers
-            _remove_copy(self.directory / name)
+            remove_copy(self.directory / name)
         scratch = self.directory / "copy-init.db"
-        _remove_copy(scratch)
-        conn = _connect(scratch)
+        remove_copy(scratch)
+        conn = copies.connect(scratch)
         conn.executescript(SCHEMA)
         self._conns = [conn]
         memory_id = secrets.token_hex(16)
@@ -504,7 +250,7 @@ class WagerMemory:
             tx.set("ticket_key", secrets.token_hex(32))
             tx.log("memory_initialised", f"Wager memory {memory_id} initialised (both copies empty).")
         self._close_connections()  # the last close checkpoints the WAL into the file
-        _copy_over(scratch, self.directory / COPY_FILES[1])
+        copy_over(scratch, self.directory / COPY_FILES[1])
         os.replace(scratch, self.directory / COPY_FILES[0])
         fsync_directory(self.directory)
         self._seal_writer = SealWriter(self.directory)
@@ -517,8 +263,8 @@ class WagerMemory:
         self._seal = seal
         if self._seal_writer is None:
             self._seal_writer = SealWriter(self.directory)
-        self._conns = [_connect(self.directory / name) for name in COPY_FILES]
-        self._checkpoint_conns = [_connect(self.directory / name) for name in COPY_FILES]
+        self._conns = [copies.connect(self.directory / name) for name in COPY_FILES]
+        self._checkpoint_conns = [copies.connect(self.directory / name) for name in COPY_FILES]
         conn = self._conns[0]
         rows = conn.execute("SELECT name, payload, mac FROM records").fetchall()
         self._records = {name: json.loads(payload) for name, payload, _ in rows}
@@ -530,7 +276,7 @@ class WagerMemory:
 
     def _repair(self, plan: RecoveryPlan) -> None:
         for repair in plan.repairs:
-            _copy_over(self.directory / COPY_FILES[plan.source], self.directory / COPY_FILES[repair.target])
+            copy_over(self.directory / COPY_FILES[plan.source], self.directory / COPY_FILES[repair.target])
             self._repairs_to_log.append(repair.sentence)
 
     def _log_repairs(self) -> None:
@@ -546,10 +292,10 @@ class WagerMemory:
             raise RamError(self._failure)
         tables = TABLES if full else ("records",)
         try:
-            seal = _read_seal(self.directory)
+            seal = read_sealed(self.directory)
             if seal is None:
                 raise RamError("the wager memory's seal was removed; an operator RAM clear is required")
-            plan = plan_recovery(_copy_checks(self.directory, tables), seal)
+            plan = plan_recovery(copy_checks(self.directory, tables), seal)
             if not plan.repairs:
                 return []
             self._close_connections()
@@ -660,8 +406,8 @@ class WagerMemory:
         deletes: list[tuple[str, object]] = []
 
         def upsert(table: str, key: object, value: Any) -> bytes:
-            payload = _dump(value)
-            upserts.append((table, key, payload, _mac(table, key, payload)))
+            payload = dump(value)
+            upserts.append((table, key, payload, row_mac(table, key, payload)))
             return upserts[-1][3]
 
         macs = dict(self._macs)
@@ -676,7 +422,7 @@ class WagerMemory:
         records[GENERATION] = {
             "generation": generation,
             "memory_id": self._seal.memory_id,
-            "records_digest": _records_digest(macs),
+            "records_digest": records_digest(macs),
         }
         macs[GENERATION] = upsert("records", GENERATION, records[GENERATION])
         for offset, event in enumerate(tx.events):
@@ -724,7 +470,7 @@ class WagerMemory:
             if value is None:
                 self._records.pop(name, None)
             else:
-                self._records[name] = json.loads(_dump(value))
+                self._records[name] = json.loads(dump(value))
         self.meters = tx.meters
         self.tickets = tickets
         self._macs = macs
@@ -753,8 +499,8 @@ class WagerMemory:
             problem = f"copy B failed to take generation {self._mirror_generation} ({exc})"
         try:
             self._conns[1].close()
-            _copy_over(self.directory / COPY_FILES[0], self.directory / COPY_FILES[1])
-            self._conns[1] = _connect(self.directory / COPY_FILES[1])
+            copy_over(self.directory / COPY_FILES[0], self.directory / COPY_FILES[1])
+            self._conns[1] = copies.connect(self.directory / COPY_FILES[1])
             self._repairs_to_log.append(f"{problem}; rebuilt from copy A")
         except STORAGE_ERRORS as exc:
             self._fail(f"{problem} and could not be rebuilt ({exc}); generation {self.generation} stands")

@@ -4,7 +4,8 @@ The driver polls the acceptor with STATUS REQUEST and turns status changes into 
 never moves money: it reports `BillEscrowed` when a note or ticket waits in escrow, and
 `BillStacked` only when the acceptor reports VEND VALID for an item the cabinet asked to stack;
 VEND VALID is then acknowledged, and a repeated VEND VALID (a lost ACK) is acknowledged again but
-never reported twice.
+never reported twice. An item the cabinet asked to stack that the acceptor reports in the stacker
+at its power-up (0x42) before VEND VALID was seen is reported `BillStacked` too, once.
 
 Power-up: POWER UP (0x40/0x41/0x42) -> RESET -> ACK -> INITIALIZE -> the settings commands (each
 echoed by the acceptor) -> DISABLE or ENABLE. The power-up status says where the item in the path
@@ -190,9 +191,10 @@ class Id003BillAcceptor:
         status, data = frame.command, frame.data
         changed = status != self.last_status
         self.last_status = status
-        if not self.heard_from and status in (p.ENABLE_IDLING, p.DISABLE_INHIBIT):
-            # the acceptor kept its power while the cabinet restarted and holds nothing: where an item
-            # the cabinet had pending went, it cannot say (the cabinet asks an attendant)
+        if not self.heard_from and status in (p.ENABLE_IDLING, p.DISABLE_INHIBIT, p.STACKED):
+            # the acceptor kept its power while the cabinet restarted and holds nothing (or has just
+            # stacked an item a previous driver ACKed): where an item the cabinet had pending went,
+            # this driver cannot say (the cabinet asks an attendant)
             self.events.append(AcceptorPoweredUp(PowerUpPath.EMPTY))
         self.heard_from = True
         if status in p.POWER_UP_STATUSES:
@@ -231,6 +233,11 @@ class Id003BillAcceptor:
     def _on_power_up(self, status: int, changed: bool) -> None:
         if changed:  # a repeated power-up status (our RESET was lost) is the same power-up
             item = self.escrow or EscrowItem()
+            stacking = self.escrow is not None and self.stack_requested and not self.vended
+            if status == p.POWER_UP_BILL_IN_STACKER and stacking:
+                # the item the cabinet asked to stack reached the cash box before VEND VALID was seen:
+                # the power-up confirms the stack as VEND VALID would (reported once, as VEND VALID is)
+                self.events.append(BillStacked(item.amount_cents, item.barcode))
             self.events.append(AcceptorPoweredUp(POWER_UP_PATHS[status], item.amount_cents, item.barcode))
             self._clear_escrow()  # the cabinet settles the item from the path reported
         log.info("bill acceptor powered up (status 0x%02X); resetting it", status)

@@ -123,6 +123,9 @@ class OperatorScene(Scene):
                     ),
                     Button("ram_no", "NO, KEEP", pygame.Rect(980, 640, 380, 130), "on", GREEN),
                 ]
+                if credit := unverified_credit(frame):  # a memory in RAM error still shows a credit
+                    label = f"HAND PAY {money(credit)}\nTHEN CLEAR"
+                    out.append(Button("ram_handpay", label, pygame.Rect(140, 640, 380, 130), "flash", AMBER))
             else:
                 lamp = "off" if "ram_clear" in service(frame).get("refusals", {}) else "on"
                 out.append(Button("ram_ask", "RAM CLEAR...", pygame.Rect(760, 640, 400, 130), lamp, RED))
@@ -174,6 +177,9 @@ class OperatorScene(Scene):
         elif action == "ram_yes":
             self.confirm = False
             return [RamClear()]
+        elif action == "ram_handpay":
+            self.confirm = False
+            return [RamClear(hand_pay_cents=unverified_credit(frame))]
         elif action == "shutdown_yes":
             return [UiAction("shutdown")]
         return []
@@ -373,6 +379,12 @@ class OperatorScene(Scene):
             kit.text(
                 surface, line, (960, 330 + i * 56), 38, RED if i == 2 else WHITE, bold=i == 2, anchor="midtop"
             )
+        if credit := unverified_credit(frame):
+            source = frame.snapshot["ram_clear_evidence"]["source"]
+            headline = f"Credit read from the damaged memory (unverified): {money(credit)}"
+            kit.text(surface, headline, (960, 200), 38, AMBER, bold=True, anchor="midtop")
+            kit.text(surface, f"Read from {source}. Hand-pay it before clearing.", (960, 256), 26, WHITE,
+                     anchor="midtop")
 
     def _draw_shutdown(self, surface: pygame.Surface, frame: Frame) -> None:
         self._title(surface, "SHUT DOWN")
@@ -414,6 +426,12 @@ def refusal_of(action: str, refusals: Mapping[str, str]) -> str:
     if action == "ram_ask":
         return refusals.get("ram_clear", "")
     return ""
+
+
+def unverified_credit(frame: Frame) -> int:
+    """The credit a memory in RAM error still shows (the cabinet's best surviving evidence), or 0."""
+    evidence = frame.snapshot.get("ram_clear_evidence") or {}
+    return int(evidence.get("credit_cents", 0))
 
 
 def service(frame: Frame) -> Mapping[str, Any]:
