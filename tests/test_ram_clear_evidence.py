@@ -30,7 +30,7 @@ def ram_error_with_a_game_in_progress(nvram: Path) -> tuple[Any, int]:
     credit = cab.credits_cents
     cab.memory.close()  # the power goes
     flip_byte_in(nvram / "copy-b.db", b'"games_played"')
-    flip_byte_in(nvram / "copy-a.db", b"note stacked and credited")
+    flip_byte_in(nvram / "copy-a.db", b"stacked and credited")
     again = make_cabinet(nvram)
     again.boot()
     assert again.tilt == "ram_error"
@@ -134,7 +134,7 @@ def test_the_ram_clear_screen_shows_the_credit_and_offers_a_hand_pay(signed_tree
     assert first.cabinet.credits_cents == 10000
     first.close()
     flip_byte_in(nvram / "copy-b.db", b'"games_played"')
-    flip_byte_in(nvram / "copy-a.db", b"note stacked and credited")
+    flip_byte_in(nvram / "copy-a.db", b"stacked and credited")
     s = Session(config, nvram, seed=7, game_ids=["dragon-poker"])
     try:
         assert s.cabinet.tilt == "ram_error"
