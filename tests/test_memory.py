@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -453,6 +454,9 @@ def test_a_reader_sees_one_committed_snapshot_while_the_cabinet_writes(tmp_path:
     def write() -> None:
         while not stop.is_set():
             insert_bill(memory, 100)
+            # A cabinet commits a few hundred times a second at most; a writer with no pause at all can
+            # outrun every retry of a reader on a loaded machine ("kept changing ... read it again").
+            time.sleep(0.002)
 
     writer = threading.Thread(target=write)
     writer.start()
