@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Request
+from fastapi.responses import Response
 
+from egm.server.idempotency import Reply
 from egm.server.server import Server
 from egm.server.sessions import Caller, caller_of, check_csrf, check_origin
 from egm.server.settings import SESSION_COOKIE
@@ -42,3 +44,8 @@ def origin_checked(request: Request) -> Server:
 GetCaller = Annotated[Caller, Depends(caller)]
 PostCaller = Annotated[Caller, Depends(poster)]
 OriginChecked = Annotated[Server, Depends(origin_checked)]
+
+
+def stored(reply: Reply) -> Response:
+    """An idempotent request's reply, as stored: the same bytes for the first answer and every retry."""
+    return Response(reply.body, status_code=reply.status, media_type="application/json")

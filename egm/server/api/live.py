@@ -20,10 +20,9 @@ from starlette.concurrency import run_in_threadpool
 
 import egm.live
 from egm.server import live_table as live
-from egm.server.api.deps import PostCaller, caller, server_of
+from egm.server.api.deps import PostCaller, caller, server_of, stored
 from egm.server.api.models import Body, RequestId
 from egm.server.errors import ApiError
-from egm.server.idempotency import Reply
 from egm.server.sessions import check_origin
 
 WEB = Path(egm.live.__file__).parent / "web"
@@ -58,10 +57,6 @@ def mount_static(app: Any) -> None:
     app.mount(STATIC, StaticFiles(directory=WEB / "static"), name="live-static")
 
 
-def _answer(answer: Reply) -> Response:
-    return Response(answer.body, status_code=answer.status, media_type="application/json")
-
-
 @router.post("/tables", status_code=200)
 def create_table(body: NewTable, request: Request, who: PostCaller) -> dict[str, Any]:
     server = server_of(request)
@@ -72,7 +67,7 @@ def create_table(body: NewTable, request: Request, who: PostCaller) -> dict[str,
 def _post(request: Request, who: Any, change: Any, body: dict[str, Any]) -> Response:
     server = server_of(request)
     db, _, _ = server.require_ready()
-    return _answer(change(db, server.hub, who, body, server.settings.now()))
+    return stored(change(db, server.hub, who, body, server.settings.now()))
 
 
 @router.post("/tables/{table_id}/sessions")

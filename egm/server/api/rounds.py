@@ -7,29 +7,24 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from egm.server.api.deps import GetCaller, PostCaller, server_of
+from egm.server.api.deps import GetCaller, PostCaller, server_of, stored
 from egm.server.api.models import DecisionBody, StartRound
-from egm.server.idempotency import Reply
 
 router = APIRouter(prefix="/api/v1/rounds")
-
-
-def _answer(answer: Reply) -> Response:
-    return Response(answer.body, status_code=answer.status, media_type="application/json")
 
 
 @router.post("")
 def start(body: StartRound, request: Request, who: PostCaller) -> Response:
     server = server_of(request)
     _, _, rounds = server.require_ready()
-    return _answer(rounds.start(who, body.model_dump(), server.settings.now()))
+    return stored(rounds.start(who, body.model_dump(), server.settings.now()))
 
 
 @router.post("/{round_id}/decisions")
 def decide(round_id: str, body: DecisionBody, request: Request, who: PostCaller) -> Response:
     server = server_of(request)
     _, _, rounds = server.require_ready()
-    return _answer(rounds.decide(who, round_id, body.model_dump(), server.settings.now()))
+    return stored(rounds.decide(who, round_id, body.model_dump(), server.settings.now()))
 
 
 @router.get("/{round_id}")

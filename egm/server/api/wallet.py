@@ -8,14 +8,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from egm.server import rg, wallet
-from egm.server.api.deps import GetCaller, PostCaller, server_of
+from egm.server.api.deps import GetCaller, PostCaller, server_of, stored
 from egm.server.api.models import Money
 
 router = APIRouter(prefix="/api/v1/wallet")
-
-
-def _answer(answer: Any) -> Response:
-    return Response(answer.body, status_code=answer.status, media_type="application/json")
 
 
 @router.post("/deposit")
@@ -27,14 +23,14 @@ def deposit(body: Money, request: Request, who: PostCaller) -> Response:
     def refuse(conn: Any, amount: int) -> Any:
         return rg.refuse_deposit(conn, who.player_id, amount, now)
 
-    return _answer(wallet.move(db, server.hub, who, "deposit", body.model_dump(), now, refuse))
+    return stored(wallet.move(db, server.hub, who, "deposit", body.model_dump(), now, refuse))
 
 
 @router.post("/withdraw")
 def withdraw(body: Money, request: Request, who: PostCaller) -> Response:
     server = server_of(request)
     db, _, _ = server.require_ready()
-    return _answer(wallet.move(db, server.hub, who, "withdraw", body.model_dump(), server.settings.now()))
+    return stored(wallet.move(db, server.hub, who, "withdraw", body.model_dump(), server.settings.now()))
 
 
 @router.get("/transactions")
