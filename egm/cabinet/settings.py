@@ -222,7 +222,7 @@ class SettingsPart(CabinetPart):
         old, lowered = self.jurisdiction, self._limits_lowered_for(new)
         kept = {**self._kept(), **{name: now for name, (_, now) in lowered.items()}, JURISDICTION: event.name}
         hand_pay = kept.get("hand_pay_limit_cents", new.hand_pay_limit_cents)
-        own_credit = kept.get("credit_limit_cents", self._file_config.credit_limit_cents)
+        own_credit = kept.get("credit_limit_cents", self._files()[0].credit_limit_cents)
         credit = own_credit or new.credit_limit_cents
         limits = {"hand_pay_limit_cents": [old.hand_pay_limit_cents, hand_pay],
                   "credit_limit_cents": [self.credit_limit_cents, credit],
@@ -366,12 +366,17 @@ class SettingsPart(CabinetPart):
             return "The volume is 0 to 100 percent."
         return None
 
-    def _apply_settings(self) -> None:
-        """The configuration files' values with the kept settings over them."""
+    def _files(self) -> tuple[Any, JurisdictionConfig]:
+        """The configuration and jurisdiction as the files gave them at build (before any setting): the
+        first time asked, the cabinet's own (a cabinet in RAM error has applied no setting yet)."""
         if self._file_config is None:
             self._file_config, self._file_jurisdiction = self.config, self.jurisdiction
+        return self._file_config, self._file_jurisdiction
+
+    def _apply_settings(self) -> None:
+        """The configuration files' values with the kept settings over them."""
         kept = self._kept()
-        config = self._file_config
+        config, _ = self._files()
         name, jurisdiction = self._rules(kept)
         update: dict[str, Any] = {
             k: kept[k] for k in ("credit_limit_cents",) if k in kept  # the denomination: see its property
@@ -396,7 +401,8 @@ class SettingsPart(CabinetPart):
                 return name, load_jurisdiction(name)
             except ConfigError:
                 pass  # its file is gone or broken: the configuration's jurisdiction applies
-        return self._file_config.jurisdiction, self._file_jurisdiction
+        config, jurisdiction = self._files()
+        return config.jurisdiction, jurisdiction
 
     def _kept_clock(self) -> dict[str, int]:
         """The date and time setting as kept, to carry across a RAM clear."""
