@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-# signed_tree; the game server (PostgreSQL, the app); real server processes and chromium
-pytest_plugins = ["tests.rom_support", "tests.server_support", "tests.browser_support"]
+# signed_tree; the game server (PostgreSQL, the app); real server processes and chromium; the web client
+pytest_plugins = ["tests.rom_support", "tests.server_support", "tests.browser_support", "tests.web_support"]
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

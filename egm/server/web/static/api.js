@@ -1,0 +1,53 @@
+// Talking to the game server: JSON over fetch, the CSRF token the page was rendered with, and money
+// requests that are sent exactly once. A press makes one request_id; a retry after a lost connection
+// re-sends the same body with the same id, so the server applies it once (docs/server.md, "Exactly once").
+const csrf = document.querySelector('meta[name="csrf-token"]')?.content || "";
+const RETRY_MS = 2000;
+
+// The server refused the request (any HTTP error): `status`, `code` and the server's `sentence`.
+export class Refused extends Error {
+  constructor(status, reply) {
+    super(reply.sentence || `The server refused the request (${status}).`);
+    Object.assign(this, { status, code: reply.code || "", reply });
+  }
+}
+
+export function requestId(prefix) {
+  return `${prefix}-${crypto.randomUUID()}`;
+}
+
+export async function call(method, path, body) {
+  const response = await fetch(path, {
+    method, credentials: "same-origin",
+    headers: body === undefined ? {} : { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const reply = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Refused(response.status, reply);
+  return reply;
+}
+
+// POST until the server answers. `offline(true)` while the request is NOT SENT, `offline(false)` once
+// an answer (of any status) arrived. A Refused answer is thrown: the server decided, so no retry.
+export async function send(path, body, offline = () => {}) {
+  for (;;) {
+    try {
+      const reply = await call("POST", path, body);
+      offline(false);
+      return reply;
+    } catch (error) {
+      if (error instanceof Refused) {
+        offline(false);
+        throw error;
+      }
+      offline(true);
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    }
+  }
+}
+
+const DOLLARS = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+
+export function money(cents) {
+  return DOLLARS.format(cents / 100);
+}

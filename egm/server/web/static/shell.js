@@ -1,0 +1,178 @@
+// The table shell: it loads the game's own table module (or the generic one), starts rounds, sends
+// decisions, and keeps the clock, the balance and the connection on screen. A game's module draws the
+// round's view and calls ctx.decide(); everything about requests, retries and refusals is here.
+//
+// The module contract (docs/web.md, "A game's table"):
+//   export function mount(root, ctx) -> { update(view, info), destroy() }
+//   info: { complete, winCents, stakeCents, denomCents }
+//   ctx.decide(decision) -> Promise of the new view; rejects (a Refused with .sentence) when the server
+//     refused it (the shell has already shown the sentence; the module snaps its piece back).
+//   ctx.say(text), ctx.money(credits), ctx.cents(cents), ctx.credits(n), ctx.words(snake_case),
+//   ctx.reducedMotion, ctx.busy() (a request is on its way: ignore presses).
+import { call, money, Refused, requestId, send } from "./api.js";
+
+const shell = document.getElementById("shell");
+const gameId = shell.dataset.game;
+const el = (id) => document.getElementById(id);
+const state = { game: null, round: null, denomCents: 1, balanceCents: 0, pending: false, table: null };
+
+function say(text, kind = "") {
+  el("say").textContent = text;
+  el("say").dataset.kind = kind;
+}
+
+function words(name) {
+  return String(name).replaceAll("_", " ");
+}
+
+function credits(n) {
+  return `${n.toLocaleString("en-US")} credit${n === 1 ? "" : "s"}`;
+}
+
+function notice(title, text) {
+  el("notice-title").textContent = title;
+  el("notice-text").textContent = text;
+  el("notice").showModal();
+}
+
+function showOffline(offline) {
+  el("link").textContent = offline ? "NOT SENT: no connection. Retrying…" : "";
+  el("link").classList.toggle("offline", offline);
+}
+
+function showBalance(cents) {
+  if (typeof cents !== "number") return;
+  state.balanceCents = cents;
+  el("balance").textContent = money(cents);
+}
+
+function drawRound() {
+  const round = state.round;
+  const open = round && !round.complete;
+  el("wager").hidden = Boolean(open);
+  const auto = el("auto");
+  auto.hidden = !(open && round.view.decision_awaited);
+  auto.disabled = state.pending;
+  if (!round) return;
+  state.table.update(round.view, { complete: round.complete, winCents: round.win_cents,
+                                   stakeCents: round.stake_cents, denomCents: state.denomCents });
+  if (round.complete) {
+    const win = round.win_cents || 0;
+    say(win > 0 ? `WIN ${money(win)}. ${round.view.result_text}` : `No win. ${round.view.result_text}`,
+        "result");
+  }
+}
+
+async function refused(error) {
+  if (!(error instanceof Refused)) throw error;
+  if (error.status === 423) {
+    notice("Reality check", error.message);
+  } else if (error.status === 409 && error.reply.view) {  // a stale step: redraw what the server holds
+    Object.assign(state.round, { step_no: error.reply.step_no, view: error.reply.view });
+    drawRound();
+  } else {
+    say(error.message, "refused");
+  }
+  throw error;
+}
+
+async function decide(decision) {
+  if (state.pending || !state.round || state.round.complete) {
+    throw new Refused(0, { sentence: "Wait for the table." });
+  }
+  const round = state.round;
+  const body = { request_id: requestId("d"), step_no: round.step_no, decision };
+  state.pending = true;
+  drawRound();
+  try {
+    const reply = await send(`/api/v1/rounds/${round.round_id}/decisions`, body, showOffline);
+    Object.assign(round, { step_no: reply.step_no, view: reply.view, complete: reply.complete,
+                           win_cents: reply.win_cents });
+    showBalance(reply.balance_cents);
+    say("");
+    return reply.view;
+  } catch (error) {
+    return refused(error);
+  } finally {
+    state.pending = false;
+    drawRound();
+  }
+}
+
+function fillWager() {
+  const offer = state.game;
+  const options = (select, values, text) => {
+    select.replaceChildren(...values.map((v) => new Option(text(v), String(v))));
+  };
+  options(el("denom"), offer.denominations_cents, (c) => (c < 100 ? `${c}¢` : money(c)));
+  options(el("bet"), offer.bets_credits, credits);
+  const stake = () => {
+    const bet = Number(el("bet").value);
+    const denom = Number(el("denom").value);
+    el("stake").textContent = `Stake ${money(bet * offer.stake_bets * denom)}`;
+  };
+  el("denom").onchange = stake;
+  el("bet").onchange = stake;
+  stake();
+}
+
+async function start(event) {
+  event.preventDefault();
+  if (state.pending) return;
+  const denom = Number(el("denom").value);
+  const body = { request_id: requestId("r"), game_id: gameId, denom_cents: denom,
+                 bet_credits: Number(el("bet").value), side_bets: {} };
+  state.pending = true;
+  el("start").disabled = true;
+  try {
+    const reply = await send("/api/v1/rounds", body, showOffline);
+    state.denomCents = denom;
+    state.round = { round_id: reply.round_id, step_no: reply.step_no, view: reply.view, complete: false,
+                    win_cents: null, stake_cents: reply.view.stake_credits * denom };
+    showBalance(reply.balance_cents);
+    say("");
+  } catch (error) {
+    await refused(error).catch(() => {});
+  } finally {
+    state.pending = false;
+    el("start").disabled = false;
+    drawRound();
+  }
+}
+
+function tick() {
+  el("clock").textContent = new Date().toLocaleTimeString("en-GB");
+}
+
+async function boot() {
+  tick();
+  setInterval(tick, 1000);
+  const [games, session] = await Promise.all([call("GET", "/api/v1/games"), call("GET", "/api/v1/session")]);
+  state.game = games.find((g) => g.id === gameId);
+  showBalance(session.balance_cents);
+  fillWager();
+  const module = await import(shell.dataset.module);
+  const ctx = {
+    decide, say, words, credits,
+    money: (n) => money(n * state.denomCents),
+    cents: money,
+    reducedMotion: matchMedia("(prefers-reduced-motion: reduce)").matches,
+    busy: () => state.pending,
+  };
+  state.table = module.mount(el("table"), ctx);
+  el("auto").textContent = shell.dataset.autoLabel || "AUTO";
+  el("auto").onclick = () => decide({ kind: "auto" }).catch(() => {});
+  el("wager").onsubmit = start;
+  el("notice-ok").onclick = () => el("notice").close();
+  const open = session.open_round;
+  if (open && open.game_id === gameId) {
+    state.round = open;
+    state.denomCents = open.stake_cents / open.view.stake_credits;
+  } else if (open) {
+    const title = games.find((g) => g.id === open.game_id)?.title || "other";
+    say(`Your ${title} round is still open: finish it first.`, "refused");
+  }
+  drawRound();
+}
+
+boot();

@@ -1,0 +1,63 @@
+"""The player's browser client under test: one real server (SQLite) per test module, and players made
+in a real browser page. The tables' own tests build on these (docs/web.md, "How it is tested")."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser_support import ServerProcess
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
+         "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1440, "height": 900}}
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+PASSWORD = "a long enough password"
+
+
+@pytest.fixture(scope="module")
+def web_server(compiled_build: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    workdir: Path = tmp_path_factory.mktemp("web")
+    server = ServerProcess(f"sqlite:///{workdir / 'egm.db'}", workdir).start()
+    yield server
+    server.stop()
+
+
+def api_from_page(page: Any, method: str, path: str, body: dict[str, Any] | None = None,
+                  csrf: str = "") -> dict[str, Any]:
+    """A request made by the page itself (its cookies, its Origin), as the player's browser makes it;
+    answers {status, reply}."""
+    result: dict[str, Any] = page.evaluate(
+        """async ([method, path, body, csrf]) => {
+             const r = await fetch(path, {method, credentials: "same-origin",
+               headers: body ? {"Content-Type": "application/json", "X-CSRF-Token": csrf} : {},
+               body: body ? JSON.stringify(body) : undefined});
+             return {status: r.status, reply: await r.json().catch(() => ({}))};
+           }""", [method, path, body, csrf])
+    return result
+
+
+def new_player(browser: Any, server: ServerProcess, size: str, deposit_cents: int = 0) -> tuple[Any, str]:
+    """A fresh browser context at `size` with a registered player logged in (and a deposit made);
+    answers (page, login)."""
+    page = browser.new_context(**SIZES[size]).new_page()
+    page.goto(f"{server.base}/healthz")
+    login = f"p{uuid.uuid4().hex[:10]}"
+    made = api_from_page(page, "POST", "/api/v1/auth/register", {"login": login, "password": PASSWORD})
+    assert made["status"] == 201, made
+    if deposit_cents:
+        paid = api_from_page(page, "POST", "/api/v1/wallet/deposit",
+                             {"request_id": f"dep-{login}", "amount_cents": deposit_cents},
+                             made["reply"]["csrf_token"])
+        assert paid["status"] == 200, paid
+    return page, login
+
+
+def session_of(page: Any) -> dict[str, Any]:
+    answer = api_from_page(page, "GET", "/api/v1/session")
+    assert answer["status"] == 200, answer
+    return dict(answer["reply"])
