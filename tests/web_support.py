@@ -61,3 +61,23 @@ def session_of(page: Any) -> dict[str, Any]:
     answer = api_from_page(page, "GET", "/api/v1/session")
     assert answer["status"] == 200, answer
     return dict(answer["reply"])
+
+
+def touch_drag(page: Any, start: tuple[float, float], end: tuple[float, float], steps: int = 8) -> None:
+    """A finger drag from `start` to `end` (CSS pixels in the viewport), as the touch screen sends it:
+    touchStart, touchMoves, touchEnd through the Chrome DevTools Protocol (Playwright's touchscreen
+    only taps). The page's Pointer Events handlers see pointerType "touch"."""
+    cdp = page.context.new_cdp_session(page)
+    (x0, y0), (x1, y1) = start, end
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for i in range(1, steps + 1):
+        x, y = x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def centre(locator: Any) -> tuple[float, float]:
+    box = locator.bounding_box()
+    assert box is not None, f"{locator} is not on screen"
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
