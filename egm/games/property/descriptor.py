@@ -15,6 +15,7 @@ DESCRIPTOR = GameDescriptor(
     lab_adapter=Ref("egm.games.property.lab:PropertyLab"),
     replay=Ref("egm.games.property.replay:replay_game"),
     screenshots=Ref("egm.games.property.screenshots:RECIPES"),
+    web="egm.games.property:web",
     auto_play_label="AUTO\nPLAY",
     colour=(150, 40, 40),
 )

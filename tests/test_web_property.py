@@ -1,0 +1,216 @@
+"""Property's table in a real browser, at 390x844 (touch, reduced motion) and at 1440x900 (the machine's
+turn played out on the board): a whole round whose every kind of decision the round offers is made by
+hand (a mortgage, a trade, rolls, buying and declining, the auction's bid, a house and the jail's
+choices when they come), a reload mid-round at the same decision, AUTO PLAY to the end, and then the
+money: the balance on screen is the session's, the history's stake and win add up, and the end names
+the winner, the margin in board money and what each reason paid in money. Nothing scrolls sideways,
+every control is at least 44 px, and the page says no id, no snake_case and no trademark.
+
+With EGM_DOCS_IMG=DIR set, the table is pictured there mid-round (docs/img/web-property-*.png)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web_support import api_from_page, new_player, session_of
+
+DEPOSIT = 5000
+HAND_DECISIONS = 40  # the most decisions made by hand before AUTO PLAY finishes the round
+LAYOUT = """() => {
+  const small = [];
+  for (const el of document.querySelectorAll("button, input, select, summary, a")) {
+    const r = el.getBoundingClientRect();
+    if (r.width && r.height && (r.width < 44 || r.height < 44)) small.push(el.textContent || el.outerHTML);
+  }
+  const labels = [...document.querySelectorAll("[aria-label]")].map((el) => el.getAttribute("aria-label"));
+  return {scroll: document.documentElement.scrollWidth, inner: innerWidth, small,
+          text: document.body.innerText + "\\n" + labels.join("\\n")};
+}"""
+SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")
+BOARD_DOLLARS = re.compile(r"board \$([\d,]+)")
+
+
+def press(page: Any, locator: Any, touch: bool) -> None:
+    """A real tap on the phone, a click on the desktop."""
+    if touch:
+        locator.tap()
+    else:
+        locator.click()
+
+
+def table_now(page: Any) -> dict[str, Any]:
+    """The table the server holds now (the player's open round)."""
+    return dict(session_of(page)["open_round"]["view"]["table"])
+
+
+def settle(page: Any) -> bool:
+    """Wait until the table awaits the player or the round is over (pressing SKIP TO NOW while the
+    machine's turn plays out); answers whether it was playing out."""
+    played_out = False
+    skip = page.get_by_role("region", name="Your decision").get_by_role("button", name="SKIP TO NOW")
+    while True:
+        page.wait_for_function("""() => document.querySelector('#say').dataset.kind === 'result'
+            || (document.querySelector('.prop-prompt')?.textContent
+                && !document.querySelector('#auto').disabled)""")
+        if page.locator("#say").get_attribute("data-kind") == "result" or not skip.count():
+            return played_out
+        played_out = True
+        skip.click()
+
+
+def check_page(page: Any) -> str:
+    """Nothing scrolls sideways, every control is >= 44 px, and no id, snake_case or trademark shows."""
+    layout = page.evaluate(LAYOUT)
+    assert layout["scroll"] <= layout["inner"], layout["scroll"]
+    assert not layout["small"], layout["small"]
+    text = layout["text"]
+    assert "monopoly" not in text.lower()
+    assert not SNAKE.findall(text), SNAKE.findall(text)
+    return str(text)
+
+
+def cash_on_screen(page: Any, seat_name: str) -> int:
+    label = page.locator(".prop-money").nth(0 if seat_name == "YOU" else 1).get_attribute("aria-label") or ""
+    assert label.startswith(f"{seat_name}: cash board $"), label
+    return int(BOARD_DOLLARS.search(label).group(1).replace(",", ""))  # type: ignore[union-attr]
+
+
+def one_hand_decision(page: Any, table: dict[str, Any], made: set[str], touch: bool) -> None:
+    """Make the decision the round awaits by hand, taking each kind the round offers once."""
+    decide = page.get_by_role("region", name="Your decision")
+    kind, legal, cash = table["decision"], table["legal"], table["seats"][0]["cash"]
+    spaces = table["spaces"]
+
+    def on_title(owner: str, space: int, action: str) -> None:
+        titles = page.get_by_label(f"{owner}'s titles")
+        press(page, titles.get_by_role("button", name=spaces[space]["name"]), touch)
+        detail = page.get_by_role("region", name="Space")
+        assert detail.get_by_role("heading", name=spaces[space]["name"]).is_visible()
+        press(page, detail.get_by_role("button", name=action), touch)
+
+    if kind in ("turn", "jail") and legal["build"] and "build" not in made:
+        on_title("YOU", legal["build"][0], "BUILD A H")
+        made.add("build")
+    elif kind == "turn" and legal["mortgage"] and "mortgage" not in made:
+        space = legal["mortgage"][0]
+        on_title("YOU", space, f"MORTGAGE FOR board ${spaces[space]['mortgage']}")
+        settle(page)
+        after = table_now(page)
+        assert after["mortgaged"][space] and after["seats"][0]["cash"] == cash + spaces[space]["mortgage"]
+        assert cash_on_screen(page, "YOU") == cash + spaces[space]["mortgage"]
+        made.add("mortgage")
+    elif kind == "turn" and "trade" not in made and _machine_title(table) is not None:
+        on_title("MACHINE", _machine_title(table), "OFFER board $")  # type: ignore[arg-type]
+        page.wait_for_function("() => document.querySelector('#say').textContent.includes('your trade')")
+        assert table_now(page)["last_trade"]["get"] == [_machine_title(table)]
+        made.add("trade")
+    elif kind == "jail":
+        choice = "PAY THE FINE" if cash >= 50 else "ROLL FOR DOUBLES"
+        press(page, decide.get_by_role("button", name=choice), touch)
+        made.add("jail")
+    elif kind == "buy":
+        space = spaces[table["waiting"]["space"]]
+        if "buy" not in made and cash >= space["price"]:
+            press(page, decide.get_by_role("button", name=f"BUY FOR board ${space['price']}"), touch)
+            made.add("buy")
+        else:
+            press(page, decide.get_by_role("button", name="DECLINE: AUCTION IT"), touch)
+            made.add("decline")
+    elif kind == "auction":
+        amount = min(cash, spaces[table["waiting"]["space"]]["price"] // 2)
+        decide.get_by_label("Your bid in board $").fill(str(amount))
+        press(page, decide.get_by_role("button", name=f"BID board ${amount:,}"), touch)
+        made.add("bid")
+    else:
+        press(page, decide.get_by_role("button", name="ROLL THE DICE"), touch)
+        made.add("roll")
+
+
+def _machine_title(table: dict[str, Any]) -> int | None:
+    """A title the machine holds in a group without buildings (one it may trade)."""
+    spaces = table["spaces"]
+    for space, owner in enumerate(table["owner"]):
+        group = spaces[space]["group"]
+        built = group and any(table["houses"][s] for s, o in enumerate(spaces) if o["group"] == group)
+        if owner == 1 and not built:
+            return space
+    return None
+
+
+def finish_by_auto(page: Any, presses: int = 600) -> None:
+    for _ in range(presses):
+        page.wait_for_function("""() => document.querySelector('#say').dataset.kind === 'result'
+                                  || !document.querySelector('#auto').disabled""")
+        if page.locator("#say").get_attribute("data-kind") == "result":
+            return
+        page.get_by_role("button", name="AUTO PLAY", exact=True).click()
+    raise AssertionError(f"the round did not end in {presses} presses of AUTO PLAY")
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_round_of_property_by_hand_then_auto(browser: Any, web_server: Any, size: str) -> None:
+    page, _ = new_player(browser, web_server, size, deposit_cents=DEPOSIT)
+    touch = size == "phone"
+    if touch:
+        page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{web_server.base}/play/property")
+    page.get_by_role("button", name="PLAY").click()
+    page.get_by_role("img", name=re.compile(r"YOU here")).wait_for()
+    made: set[str] = set()
+    played_out = False
+    for _ in range(HAND_DECISIONS):
+        played_out |= settle(page)
+        table = table_now(page)
+        assert cash_on_screen(page, "YOU") == table["seats"][0]["cash"]
+        assert cash_on_screen(page, "MACHINE") == table["seats"][1]["cash"]
+        one_hand_decision(page, table, made, touch)
+        if {"roll", "buy", "decline", "bid", "mortgage", "trade"} <= made:
+            break
+    played_out |= settle(page)
+    assert {"roll", "mortgage", "trade"} <= made and made & {"buy", "decline"}, made
+    assert "decline" not in made or "bid" in made, made  # a declined title goes to auction: YOU bid
+    assert played_out == (not touch)  # the machine's turn plays out unless reduced motion is asked for
+    pictures = os.environ.get("EGM_DOCS_IMG")
+    if pictures:
+        page.evaluate("scrollTo(0, 0)")
+        page.screenshot(path=str(Path(pictures) / f"web-property-{size}.png"))
+    check_page(page)
+
+    before = table_now(page)
+    prompt = page.locator(".prop-prompt").text_content()
+    page.reload()
+    settle(page)
+    assert table_now(page) == before
+    assert page.locator(".prop-prompt").text_content() == prompt
+    assert page.get_by_text(f"Round {before['round']} of {before['rounds']}").is_visible()
+
+    finish_by_auto(page)
+    settle(page)
+    session = session_of(page)
+    assert session["open_round"] is None
+    [played] = api_from_page(page, "GET", "/api/v1/history")["reply"]["rounds"]
+    assert played["status"] == "complete" and played["game_id"] == "property"
+    assert session["balance_cents"] == DEPOSIT - played["stake_cents"] + played["win_cents"]
+    assert page.get_by_label("Balance").text_content() == f"${session['balance_cents'] / 100:,.2f}"
+
+    final = api_from_page(page, "GET", f"/api/v1/rounds/{played['round_id']}")["reply"]["view"]
+    margin = final["table"]["final"]["margin"]
+    end = page.get_by_role("region", name="Result")
+    winner = "YOU WIN BY" if margin > 0 else "MACHINE WINS BY" if margin < 0 else "A TIE"
+    heading = end.get_by_role("heading").text_content() or ""
+    assert heading.startswith(winner), heading
+    if margin:
+        assert heading.endswith(f"board ${abs(margin):,}"), heading
+    lines = end.get_by_role("listitem").all_text_contents()
+    paid = [int(re.search(r"\$(\d+)\.(\d\d)$", line).expand(r"\1\2")) for line in lines]  # type: ignore[union-attr]
+    bet_cents = played["stake_cents"] // final["stake_credits"] * final["bet_credits"]
+    assert paid == [units * bet_cents for _, units in final["table"]["pays"]]
+    assert sum(paid) == played["win_cents"]
+    assert any(line.startswith("Margin in board money") for line in lines), lines
+    assert f"Paid ${played['win_cents'] / 100:,.2f}" in (end.text_content() or "")
+    check_page(page)
