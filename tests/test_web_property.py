@@ -17,7 +17,12 @@ from typing import Any
 
 import pytest
 
-from tests.web_support import api_from_page, new_player, session_of
+from egm.games.base import Decision
+from egm.games.property.game import PropertyGame, PropertyRound
+from egm.games.property.strategy import RandomStrategy
+from egm.rng import Rng
+from tests.property_support import shipped_paytable
+from tests.web_support import SIZES, api_from_page, new_player, session_of
 
 DEPOSIT = 5000
 HAND_DECISIONS = 40  # the most decisions made by hand before AUTO PLAY finishes the round
@@ -158,7 +163,10 @@ def test_a_round_of_property_by_hand_then_auto(browser: Any, web_server: Any, si
     touch = size == "phone"
     if touch:
         page.emulate_media(reduced_motion="reduce")
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{web_server.base}/play/property")
+    page.locator(".prop").wait_for(state="attached")  # the table is mounted: the shell has wired PLAY
     page.get_by_role("button", name="PLAY").click()
     page.get_by_role("img", name=re.compile(r"YOU here")).wait_for()
     made: set[str] = set()
@@ -214,3 +222,171 @@ def test_a_round_of_property_by_hand_then_auto(browser: Any, web_server: Any, si
     assert any(line.startswith("Margin in board money") for line in lines), lines
     assert f"Paid ${played['win_cents'] / 100:,.2f}" in (end.text_content() or "")
     check_page(page)
+    assert not errors, errors
+    page.context.close()
+
+
+# -- the table module on views made by the engine (what it posts, what it shows) -------------------------
+
+MOUNT = """async ([view, info]) => {
+  const { mount } = await import("/static/games/property/table.js");
+  window.decided = [];
+  window.said = [];
+  const root = document.createElement("section");
+  document.body.replaceChildren(root);
+  const money = (cents) => `$${(cents / 100).toFixed(2)}`;
+  window.table = mount(root, {
+    decide: (decision) => { window.decided.push(decision); return new Promise(() => {}); },
+    say: (text) => window.said.push(text), money, cents: money, credits: (n) => `${n} credits`,
+    reducedMotion: true, busy: () => false });
+  window.table.update(view, info);
+}"""
+OPEN = {"complete": False, "winCents": None, "stakeCents": 20, "denomCents": 1}
+
+
+def module_page(browser: Any, web_server: Any, round_: PropertyRound) -> Any:
+    """A page with only Property's table module mounted on `round_`'s view; it records what it posts."""
+    page = browser.new_context(**SIZES["desktop"]).new_page()
+    page.goto(f"{web_server.base}/healthz")
+    page.evaluate(MOUNT, [round_.view().to_json(), OPEN])
+    return page
+
+
+def redraw(page: Any, view: dict[str, Any]) -> None:
+    page.evaluate("([view, info]) => window.table.update(view, info)", [view, OPEN])
+
+
+def reference_round(seed: int, until: Any) -> PropertyRound:
+    """A shipped-pay-table round played by the reference decisions until `until(round)`."""
+    game = PropertyGame(shipped_paytable())
+    round_ = game.new_round(game.default_wager(1), Rng.from_seed(seed), {})
+    while not round_.finished and not until(round_):
+        round_.decide(round_.reference_decision())
+    return round_
+
+
+def test_the_table_posts_each_space_action_and_each_jail_choice(browser: Any, web_server: Any) -> None:
+    round_ = next(r for r in (reference_round(s, lambda r: r.awaiting == "jail") for s in range(60))
+                  if not r.finished)
+    table = round_.table
+    for space in (1, 3, 5):  # the purple group with a house on Mediterranean, and Reading mortgaged
+        table.owner[space] = 0
+    table.houses[1], table.mortgaged[5] = 1, True
+    table.seats[0].jail_cards.append("chance")
+    legal = round_.view().table["legal"]
+    assert (legal["build"], legal["sell_building"], legal["unmortgage"]) == ([3], [1], [5])
+    page = module_page(browser, web_server, round_)
+    titles = page.get_by_label("YOU's titles")
+    space = page.get_by_role("region", name="Space")
+    titles.get_by_role("button", name="Baltic Avenue").click()
+    space.get_by_role("button", name="BUILD A HOUSE (board $50)").click()
+    titles.get_by_role("button", name="Mediterranean Avenue, 1 house").click()
+    assert space.get_by_text("1 house here").is_visible()
+    space.get_by_role("button", name="SELL A HOUSE").click()
+    titles.get_by_role("button", name="Reading Railroad, mortgaged").click()
+    space.get_by_role("button", name="LIFT THE MORTGAGE").click()
+    space.get_by_label("Trade price in board $").fill("-5")
+    space.get_by_role("button", name=re.compile("^OFFER IT TO MACHINE")).click()
+    assert page.evaluate("window.said") == ["A trade price is a whole number of board dollars."]
+    space.get_by_label("Trade price in board $").fill("150")
+    space.get_by_role("button", name="OFFER IT TO MACHINE FOR board $150").click()
+    decide = page.get_by_role("region", name="Your decision")
+    assert "You are in jail" in (decide.text_content() or "")
+    for name in ("PAY THE FINE", "USE YOUR CARD", "ROLL FOR DOUBLES"):
+        decide.get_by_role("button", name=name).click()
+    assert page.evaluate("window.decided") == [
+        {"kind": "build", "args": {"space": 3}}, {"kind": "sell_building", "args": {"space": 1}},
+        {"kind": "unmortgage", "args": {"space": 5}},
+        {"kind": "trade", "args": {"with": 1, "give": [5], "get": [], "cash": -150}},
+        {"kind": "pay_fine"}, {"kind": "use_card"}, {"kind": "roll"}]
+    assert page.get_by_role("img", name=re.compile(r"^Jail.*YOU here \(in jail\)")).is_visible()
+    page.context.close()
+
+
+def test_a_bid_for_a_scarce_house_and_an_amount_refused_before_it_is_sent(browser: Any, web_server: Any
+                                                                          ) -> None:
+    round_ = reference_round(3, lambda r: r.awaiting == "turn")
+    page = module_page(browser, web_server, round_)
+    view = round_.view().to_json()
+    view["table"] = {**view["table"], "decision": "auction", "choices": ["bid"],
+                     "waiting": {"seat": 0, "kind": "auction", "space": 1, "lot": "house"}}
+    redraw(page, view)
+    decide = page.get_by_role("region", name="Your decision")
+    prompt = decide.text_content() or ""
+    assert "Auction of a scarce house for Mediterranean Avenue: bids open at board $50" in prompt
+    assert decide.get_by_label("Your bid in board $").input_value() == "50"
+    cash = view["table"]["seats"][0]["cash"]
+    decide.get_by_label("Your bid in board $").fill(str(cash + 1))
+    decide.get_by_role("button", name=f"BID board ${cash + 1:,}").click()
+    assert page.evaluate("window.said") == [
+        f"A bid is a whole number of board dollars from 0 to your board ${cash:,}."]
+    decide.get_by_label("Your bid in board $").fill("60")
+    decide.get_by_role("button", name="BID board $60").click()
+    decide.get_by_role("button", name="PASS").click()
+    assert page.evaluate("window.decided") == [{"kind": "bid", "args": {"amount": 60}},
+                                               {"kind": "bid", "args": {"amount": 0}}]
+    page.context.close()
+
+
+def card_on_the_board(round_: PropertyRound) -> bool:
+    """The rule: the latest card drawn stays until YOU throw again, unless it came after that throw
+    (among the events since YOU last decided)."""
+    table = round_.view().table
+    log = table["log"]
+    drawn = [k for k, e in enumerate(log) if e["kind"] == "card" and "text" in e]
+    if not drawn:
+        return False
+    thrown = any(e["kind"] == "roll" and e["seat"] == 0 for e in log[drawn[-1]:])
+    return not thrown or drawn[-1] >= len(log) - len(table["recent"])
+
+
+def test_the_card_drawn_stays_until_you_throw_again(browser: Any, web_server: Any) -> None:
+    round_ = reference_round(4, card_on_the_board)
+    card = next(e for e in reversed(round_.view().table["log"]) if e["kind"] == "card" and "text" in e)
+    page = module_page(browser, web_server, round_)
+    shown = page.get_by_label("Card drawn")
+    deck = {"chance": "Chance", "community_chest": "Community Chest"}[card["deck"]]
+    assert shown.is_visible() and shown.text_content() == deck + card["text"]
+    while card_on_the_board(round_):
+        round_.decide(round_.reference_decision())
+    assert not round_.finished
+    redraw(page, round_.view().to_json())
+    assert not shown.is_visible()
+    page.context.close()
+
+
+def varied_round(seed: int) -> PropertyRound:
+    """A whole game: the reference decisions on YOU's seat (seeds 1 to 6), or random ones after a
+    trade proposed at YOU's first turn (from 7: mortgages, lifted mortgages, trades, jail cards)."""
+    if seed <= 6:
+        return reference_round(seed, lambda r: False)
+    random = RandomStrategy(Rng.from_seed(seed + 100))
+    game = PropertyGame(shipped_paytable())
+    round_ = game.new_round(game.default_wager(1), Rng.from_seed(seed), {})
+    while round_.awaiting != "turn":
+        round_.decide(round_.strategy_decision(random))
+    theirs = round_.table.owner.index(1)
+    round_.decide(Decision("trade", {"with": 1, "give": [], "get": [theirs],
+                                     "cash": 2 * game.board.price[theirs]}))
+    while not round_.finished:
+        round_.decide(round_.strategy_decision(random))
+    return round_
+
+
+def test_every_event_of_whole_games_reads_in_player_words(browser: Any, web_server: Any) -> None:
+    page = browser.new_context(**SIZES["desktop"]).new_page()
+    page.goto(f"{web_server.base}/healthz")
+    for seed in range(1, 13):
+        round_ = varied_round(seed)
+        events, spaces = round_.table.events, round_.view().table["spaces"]
+        lines = page.evaluate("""async ([events, spaces]) => {
+            const { describe, seatNames } = await import("/static/games/property/words.js");
+            return events.map((e) => describe(e, spaces, seatNames(2)));
+        }""", [events, spaces])
+        for event, line in zip(events, lines, strict=True):
+            assert re.match(r"(YOU|MACHINE|THE BANK|No bid) ", line), (event, line)
+            wrong = re.search(r"undefined|NaN|null|seat \d|\$-|monopoly|[a-z]_[a-z]", line, re.IGNORECASE)
+            assert not wrong, (event, line)
+            if event.get("amount"):
+                assert f"board ${event['amount']:,}" in line, (event, line)
+    page.context.close()

@@ -89,7 +89,7 @@ export function describe(event, spaces, names) {
       return `${who} ${does("trades")} with ${party(event.with)}: ${titles(event.give)} for ${titles(event.get)}${cash}`;
     }
     case "bankrupt":
-      return `${who} ${does("is")} bankrupt`;
+      return `${who} ${does("is")} bankrupt: ${amount} goes to ${party(event.payee)}`;
     default:
       return `${who}: ${words(event.kind)}`;
   }
