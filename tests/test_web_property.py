@@ -79,6 +79,29 @@ def check_page(page: Any) -> str:
     return str(text)
 
 
+NAMES_INSIDE = """() => [...document.querySelectorAll(".prop-cell")].map((cell) => {
+  const name = cell.querySelector(".name").getBoundingClientRect(), box = cell.getBoundingClientRect();
+  const size = parseFloat(getComputedStyle(cell.querySelector(".name")).fontSize);
+  return name.width > 0 && size >= 10 && name.left >= box.left && name.right <= box.right
+    && name.top >= box.top && name.bottom <= box.bottom;
+})"""
+
+
+def check_names(page: Any, spaces: list[dict[str, Any]], touch: bool) -> None:
+    """Every space's name is readable: on the desktop's board itself, whole inside its cell; on the
+    phone (a compact track of prices) in the list of spaces, whose rows open the space's deed."""
+    if not touch:
+        assert all(page.evaluate(NAMES_INSIDE))
+        return
+    press(page, page.get_by_text("All 40 spaces"), touch)
+    rows = page.locator(".prop-spaces").get_by_role("button")
+    assert [row.split(",")[0] for row in rows.all_text_contents()] == [s["name"] for s in spaces]
+    press(page, rows.last, touch)
+    deed = page.get_by_role("region", name="Space")
+    assert deed.get_by_role("heading", name=spaces[-1]["name"]).is_visible()
+    press(page, page.get_by_text("All 40 spaces"), touch)
+
+
 def cash_on_screen(page: Any, seat_name: str) -> int:
     label = page.locator(".prop-money").nth(0 if seat_name == "YOU" else 1).get_attribute("aria-label") or ""
     assert label.startswith(f"{seat_name}: cash board $"), label
@@ -187,6 +210,7 @@ def test_a_round_of_property_by_hand_then_auto(browser: Any, web_server: Any, si
     if pictures:
         page.evaluate("scrollTo(0, 0)")
         page.screenshot(path=str(Path(pictures) / f"web-property-{size}.png"))
+    check_names(page, table_now(page)["spaces"], touch)
     check_page(page)
 
     before = table_now(page)

@@ -210,22 +210,23 @@ export function mount(root, ctx) {
     if (state.animating || !myDecision() || !["turn", "jail", "buy"].includes(t.decision)) return;
     const actions = make("div", "prop-choices");
     const legal = t.legal || {};
+    const offered = (kind) => t.choices.includes(kind) && (legal[kind] || []).includes(space);
     const houses = t.houses[space];
     const cost = boardMoney(t.spaces[space].house_cost || 0);
-    if ((legal.build || []).includes(space)) {
+    if (offered("build")) {
       actions.append(button(houses === 4 ? `BUILD A HOTEL (${cost})` : `BUILD A HOUSE (${cost})`,
                             { kind: "build", args: { space } }));
     }
-    if ((legal.sell_building || []).includes(space)) {
+    if (offered("sell_building")) {
       actions.append(button(houses === HOTEL ? "SELL THE HOTEL" : "SELL A HOUSE", { kind: "sell_building", args: { space } }));
     }
-    if ((legal.mortgage || []).includes(space)) {
+    if (offered("mortgage")) {
       actions.append(button(`MORTGAGE FOR ${boardMoney(t.spaces[space].mortgage)}`, { kind: "mortgage", args: { space } }));
     }
-    if ((legal.unmortgage || []).includes(space)) {
+    if (offered("unmortgage")) {
       actions.append(button("LIFT THE MORTGAGE", { kind: "unmortgage", args: { space } }));
     }
-    if (t.decision !== "buy") drawTrade(t, space, actions);
+    if (t.choices.includes("trade")) drawTrade(t, space, actions);
     box.append(actions);
   }
 

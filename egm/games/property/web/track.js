@@ -32,6 +32,7 @@ export class Track {
     this.names = names;
     this.spaces = spaces;
     this.root = make("div", "prop-board");
+    this.root.setAttribute("role", "group");
     this.root.setAttribute("aria-label", "Board");
     this.cells = spaces.map((space, index) => {
       const cell = make("div", `prop-cell side-${Math.floor(index / 10)}${index % 10 ? "" : " corner"}`);
