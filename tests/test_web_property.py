@@ -312,6 +312,10 @@ def test_the_table_posts_each_space_action_and_each_jail_choice(browser: Any, we
     space.get_by_label("Trade price in board $").fill("-5")
     space.get_by_role("button", name=re.compile("^OFFER IT TO MACHINE")).click()
     assert page.evaluate("window.said") == ["A trade price is a whole number of board dollars."]
+    machine_cash = table.seats[1].cash
+    space.get_by_label("Trade price in board $").fill(str(machine_cash + 1))
+    space.get_by_role("button", name=re.compile("^OFFER IT TO MACHINE")).click()
+    assert page.evaluate("window.said")[-1] == f"MACHINE has only board ${machine_cash:,} in cash."
     space.get_by_label("Trade price in board $").fill("150")
     space.get_by_role("button", name="OFFER IT TO MACHINE FOR board $150").click()
     decide = page.get_by_role("region", name="Your decision")

@@ -257,6 +257,12 @@ export function mount(root, ctx) {
         ctx.say("A trade price is a whole number of board dollars.");
         return;
       }
+      const payer = buying ? 0 : other;  // the engine's own refusal would name the payer by seat number
+      if (price > t.seats[payer].cash) {
+        ctx.say(`${state.names[payer] === "YOU" ? "You have" : `${state.names[payer]} has`} only `
+                + `${boardMoney(t.seats[payer].cash)} in cash.`);
+        return;
+      }
       press({ kind: "trade", args: { with: other, give: buying ? [] : [space], get: buying ? [space] : [],
                                      cash: buying ? price : -price } });
     };
