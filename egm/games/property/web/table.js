@@ -35,8 +35,8 @@ export function mount(root, ctx) {
         <section class="prop-decide" aria-label="Your decision"><p class="prop-prompt"></p>
           <div class="prop-choices"></div></section>
         <section class="prop-end" aria-label="Result" hidden></section>
-        <section class="prop-seats" aria-label="Players"></section>
         <section class="prop-detail" aria-label="Space" hidden></section>
+        <section class="prop-seats" aria-label="Players"></section>
         <details class="prop-spaces"><summary>All 40 spaces</summary><ul></ul></details>
         <section class="prop-log-box"><h2>What happened</h2><ul class="prop-log" aria-label="What happened, latest first"></ul></section>
       </div>
@@ -71,7 +71,9 @@ export function mount(root, ctx) {
   function select(index) {
     state.selected = state.selected === index ? null : index;
     state.track.drawBoard(table(), state.selected);
+    drawSeats();
     drawDetail();
+    if (state.selected !== null) $(".prop-detail").scrollIntoView({ block: "nearest" });
   }
 
   // -- the decision awaited ------------------------------------------------------------------------
@@ -179,7 +181,7 @@ export function mount(root, ctx) {
   function deedLines(t, space) {
     const s = t.spaces[space];
     const lines = [];
-    if (s.group) lines.push(`${groupName(s.group)} group`);
+    if (s.group) lines.push(`${groupName(s.group)} group`.replace(/^./, (c) => c.toUpperCase()));
     if (s.price) lines.push(`Price ${boardMoney(s.price)}, mortgage value ${boardMoney(s.mortgage)}`);
     if (s.kind === "property") {
       const [base, ...built] = s.rents;

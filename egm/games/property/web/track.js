@@ -57,6 +57,7 @@ export class Track {
     this.card = make("div", "prop-card");
     this.card.setAttribute("aria-label", "Card drawn");
     this.caption = make("p", "prop-caption");
+    this.caption.setAttribute("aria-live", "polite");  // the machine's turn, read out as it plays
     this.centre.append(make("p", "prop-title", "PROPERTY"), this.round, this.dice, this.card, this.caption);
     this.root.append(this.centre);
     parent.append(this.root);
