@@ -108,10 +108,11 @@ def tap_then_tap(page: Any, size: str, code: str, row: str) -> None:
     assert card_text(code) in names_in(row_zone(page, row)), (code, row)
 
 
-def drag(page: Any, size: str, code: str, row: str) -> None:
+def drag(page: Any, size: str, code: str, row: str, onto: Any = None) -> None:
+    """Drag a card of the hand onto a row (or `onto` another place) with the finger or the mouse."""
     card = card_in(tray(page), code)
     card.scroll_into_view_if_needed()
-    start, end = centre(card), centre(row_zone(page, row))
+    start, end = centre(card), centre(onto or row_zone(page, row))
     if size == "phone":
         touch_drag(page, start, end)
     else:
@@ -141,6 +142,14 @@ def check_money(page: Any) -> dict[str, Any]:
     assert paid.get_by_role("row").last.inner_text().split() == ["Paid", money(played["win_cents"])]
     round_ = api_from_page(page, "GET", f"/api/v1/rounds/{played['round_id']}")["reply"]
     assert round_["win_cents"] == played["win_cents"]
+    # The jackpot meter shows the pool after the hand, and the hand's result heads the scoreboard.
+    table = round_["view"]["table"]
+    jackpot = page.get_by_label("Dragon jackpot").inner_text()
+    assert jackpot == f"DRAGON JACKPOT {money(table['jackpot_cents'])}"
+    code = played["result_code"]
+    board = {"P": "YOU", "H": "DEALER", "D": "DRAGON"}
+    shown = page.get_by_label("Scoreboard, newest first").get_by_role("listitem").first.inner_text()
+    assert shown == (f"{board[code[0]]} {code[1:]}" if code != "S" else "SPLIT")
     return dict(round_["view"])
 
 
@@ -169,10 +178,17 @@ def test_designate_by_tap_then_set_by_drag_and_by_tap(browser: Any, web_server: 
     check_layout(page, size)
     cards = player_cards(page)
     meant = set_house_way([Card.parse(c) for c in cards]).to_dict()
+    # A card dropped off the rows snaps back to the hand.
+    drag(page, size, meant["back"][0], "", onto=page.get_by_label("Dragon jackpot"))
+    assert card_text(meant["back"][0]) in names_in(tray(page)) and names_in(row_zone(page, "front")) == []
     drag(page, size, meant["front"][0], "front")  # by the finger on the phone, the mouse on the desktop
     assert card_text(meant["front"][0]) in names_in(row_zone(page, "front"))
     for code in meant["front"][1:]:
         tap_then_tap(page, size, code, "front")
+    # A full row takes no more: the card snaps back, and the table says why.
+    drag(page, size, meant["middle"][0], "front")
+    assert card_text(meant["middle"][0]) in names_in(tray(page))
+    assert page.locator("#say").text_content() == "The front holds 3 cards: take one out first."
     for code in meant["middle"]:
         tap_then_tap(page, size, code, "middle")
     # The back takes the five cards left by itself.
@@ -238,8 +254,15 @@ def test_house_way_plays_a_whole_round_with_the_pair_bonus(browser: Any, web_ser
     press(page, size, house_way)  # chooses A yours, B the dealer's, C the Dragon's
     tray(page).get_by_role("button").nth(12).wait_for()
     cards = player_cards(page)
+    page.evaluate("""() => { window.phases = [];
+        new MutationObserver(() => { const p = document.querySelector('[data-phase]')?.dataset.phase;
+          if (p && window.phases.at(-1) !== p) window.phases.push(p); })
+        .observe(document.querySelector('#table'), {childList: true, subtree: true}); }""")
     press(page, size, house_way)
     view = check_money(page)
+    # The reveal went phase by phase in the patent's order.
+    assert page.evaluate("window.phases") == view["table"]["reveal_order"] == [
+        "player_set", "dealer_revealed", "player_vs_dealer", "dragon_revealed", "winners_vs_dragon", "points"]
     table = view["table"]
     assert table["hands"]["A"]["role"] == "player" and table["hands"]["A"]["cards"] == cards
     assert same_setting(table["settings"]["P"], set_house_way([Card.parse(c) for c in cards]).to_dict())

@@ -4,6 +4,7 @@
 // was paid and why, in money: each row, the ledger (a point is worth the bet), the stake's return, the
 // jackpot and the pair bonus. Without motion (prefers-reduced-motion) it is shown settled at once.
 import { cardNode } from "/static/web/cards.js";
+import { h } from "./dom.js";
 
 const ROWS = ["front", "middle", "back"];
 const SEATS = [["player", "P", "YOU"], ["dealer", "H", "DEALER"], ["dragon", "D", "DRAGON"]];
@@ -16,16 +17,6 @@ export function boardName(code) {
   return TITLES[code[0]] ? `${TITLES[code[0]]} ${code.slice(1)}` : "SPLIT";
 }
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else if (key.startsWith("aria-") || key.startsWith("data-") || key === "role") node.setAttribute(key, value);
-    else node[key] = value;
-  }
-  node.append(...children);
-  return node;
-}
 
 function capital(text) {
   return text[0].toUpperCase() + text.slice(1);

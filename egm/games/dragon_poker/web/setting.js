@@ -4,22 +4,12 @@
 // the cards left. SET HAND sends {"kind": "set", "args": {"front": [...], "middle": [...]}}; a setting
 // the game refuses (a foul) is said by the shell and the last card placed snaps back to the hand.
 import { cardNode, cardText } from "/static/web/cards.js";
+import { SLOP, h, onPress } from "./dom.js";
 
 const ROWS = ["front", "middle", "back"];
 const SIZE = { front: 3, middle: 5, back: 5 };
-const DRAG_PX = 8;  // a press that moves less than this is a tap
 const SNAP_MS = 220;
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else if (key.startsWith("aria-") || key.startsWith("data-") || key === "role") node.setAttribute(key, value);
-    else node[key] = value;
-  }
-  node.append(...children);
-  return node;
-}
 
 // Each card keeps its index in the hand (the two jokers are both "JK").
 export function mountSetting(stage, codes, ctx) {
@@ -27,39 +17,38 @@ export function mountSetting(stage, codes, ctx) {
   const filled = new Set();  // indexes the last row took by itself
   let selected = null;
   let lastMoved = null;
-  let justDragged = false;
 
   const slots = {};
   const zones = {};
   for (const row of ROWS) {
     const put = h("button", { type: "button", class: "dp-put", "aria-label": `${row[0].toUpperCase()}${row.slice(1)} row` },
                   `${row.toUpperCase()} · ${SIZE[row]}`);
-    put.onclick = () => tapZone(row);
+    onPress(put, () => tapZone(row));
     slots[row] = h("div", { class: "dp-slots" });
     zones[row] = h("div", { class: "dp-zone", "data-row": row, role: "group",
                             "aria-label": `${row} (${SIZE[row]} cards)` }, put, slots[row]);
-    zones[row].onclick = (event) => { if (event.target === zones[row] || event.target === slots[row]) tapZone(row); };
+    onPress(zones[row], () => tapZone(row), (event) => [zones[row], slots[row]].includes(event.target));
   }
   const trayCards = h("div", { class: "dp-slots" });
   const tray = h("div", { class: "dp-zone dp-tray", "data-row": "hand", role: "group", "aria-label": "Your cards" },
                  trayCards);
-  tray.onclick = (event) => { if (event.target === tray || event.target === trayCards) tapZone(null); };
+  onPress(tray, () => tapZone(null), (event) => [tray, trayCards].includes(event.target));
   const setButton = h("button", { type: "button", class: "dp-go" }, "SET HAND");
-  setButton.onclick = send;
+  onPress(setButton, send);
   const clear = h("button", { type: "button", class: "dp-plain" }, "CLEAR");
-  clear.onclick = () => {
+  onPress(clear, () => {
     if (ctx.busy()) return;
     rowOf.fill(null);
     filled.clear();
     selected = null;
     moveAnimated(render);
-  };
+  });
   const ask = h("p", { class: "dp-ask" });
   const buttons = codes.map((code, index) => {
     const button = h("button", { type: "button", class: "dp-card", "aria-label": cardText(code),
                                  "aria-pressed": "false", "data-card": code }, cardNode(code));
-    button.onclick = () => tapCard(index);
-    button.onpointerdown = (event) => drag(index, event);
+    onPress(button, () => tapCard(index));
+    button.addEventListener("pointerdown", (event) => drag(index, event));
     return button;
   });
   stage.replaceChildren(h("h2", { class: "dp-step" }, "Set your hand"), ask,
@@ -108,7 +97,7 @@ export function mountSetting(stage, codes, ctx) {
   }
 
   function tapCard(index) {
-    if (justDragged || ctx.busy()) return;
+    if (ctx.busy()) return;
     selected = selected === index ? null : index;
     render();
   }
@@ -155,7 +144,7 @@ export function mountSetting(stage, codes, ctx) {
     const move = (event) => {
       const dx = event.clientX - x0;
       const dy = event.clientY - y0;
-      if (!moving && Math.hypot(dx, dy) < DRAG_PX) return;
+      if (!moving && Math.hypot(dx, dy) < SLOP) return;
       moving = true;
       button.classList.add("dp-dragging");
       button.style.transform = `translate(${dx}px, ${dy}px)`;
@@ -172,9 +161,7 @@ export function mountSetting(stage, codes, ctx) {
       button.removeEventListener("pointercancel", end);
       if (button.hasPointerCapture(down.pointerId)) button.releasePointerCapture(down.pointerId);
       over?.classList.remove("dp-over");
-      if (!moving) return;  // a tap: the click does it
-      justDragged = true;  // the click that follows a mouse drag is not a tap
-      setTimeout(() => { justDragged = false; }, 0);
+      if (!moving) return;  // a tap: onPress does it
       button.classList.remove("dp-dragging");
       const zone = event.type === "pointerup" ? zoneAt(event.clientX, event.clientY, button) : null;
       const row = zone?.dataset.row;

@@ -4,6 +4,7 @@
 // player's 13 cards to set into front, middle and back (setting.js), and the reveal in the patent's
 // order with what was paid and why (reveal.js). HOUSE WAY is the shell's AUTO button.
 import { cardNode } from "/static/web/cards.js";
+import { h, onPress } from "./dom.js";
 import { mountSetting } from "./setting.js";
 import { Reveal, boardName } from "./reveal.js";
 
@@ -21,16 +22,6 @@ function linkStyle() {
   document.head.append(link);
 }
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else if (key.startsWith("aria-") || key === "role") node.setAttribute(key, value);
-    else node[key] = value;
-  }
-  node.append(...children);
-  return node;
-}
 
 export function mount(root, ctx) {
   linkStyle();
@@ -84,14 +75,14 @@ export function mount(root, ctx) {
                                    "aria-pressed": String(Boolean(role)) },
                        h("b", { class: "dp-label" }, label), fan, h("span", { class: "dp-tag" }, tag));
       button.classList.toggle("dp-discard", discard);
-      button.onclick = () => choose(label);
+      onPress(button, () => choose(label));
       return button;
     });
     const confirm = h("button", { type: "button", class: "dp-go", disabled: state.chosen.length < 3 },
                       "CONFIRM HANDS");
-    confirm.onclick = designate;
+    onPress(confirm, designate);
     const clear = h("button", { type: "button", class: "dp-plain", disabled: !state.chosen.length }, "CLEAR");
-    clear.onclick = () => { state.chosen = []; drawDesignate(); };
+    onPress(clear, () => { state.chosen = []; drawDesignate(); });
     const ask = next ? ASK[next] : "The fourth hand is discarded: CONFIRM HANDS.";
     stage.replaceChildren(h("h2", { class: "dp-step" }, "Choose the hands"),
                           h("p", { class: "dp-ask" }, ask),
