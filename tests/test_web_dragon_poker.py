@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from egm.cards import Card
+from egm.cards import parse_cards
 from egm.games.base import DecisionRefused
 from egm.games.dragon_poker.house_way import set_house_way
 from egm.games.dragon_poker.setting import choose_setting
@@ -30,6 +30,11 @@ SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 def card_text(code: str) -> str:
     """A card as the table names it: "Kc" is K♣, "Td" 10♦, "JK" the joker."""
     return "JOKER" if code == "JK" else ("10" if code[0] == "T" else code[0]) + SUITS[code[1]]
+
+
+def hand_of(cards: list[str]) -> Any:
+    """The cards as the game holds them (a second "JK" is the second joker)."""
+    return parse_cards(" ".join(cards))
 
 
 def money(cents: int) -> str:
@@ -160,7 +165,7 @@ def same_setting(held: dict[str, list[str]], meant: dict[str, list[str]]) -> boo
 def foul_of(cards: list[str]) -> tuple[dict[str, list[str]], str]:
     """A setting of these cards that fouls, and the game's sentence for it."""
     rng = random.Random(28)
-    hand = [Card.parse(c) for c in cards]
+    hand = hand_of(cards)
     for _ in range(5000):
         order = rng.sample(cards, len(cards))
         try:
@@ -177,7 +182,7 @@ def test_designate_by_tap_then_set_by_drag_and_by_tap(browser: Any, web_server: 
     designate_by_tap(page, size)
     check_layout(page, size)
     cards = player_cards(page)
-    meant = set_house_way([Card.parse(c) for c in cards]).to_dict()
+    meant = set_house_way(hand_of(cards)).to_dict()
     # A card dropped off the rows snaps back to the hand.
     drag(page, size, meant["back"][0], "", onto=page.get_by_label("Dragon jackpot"))
     assert card_text(meant["back"][0]) in names_in(tray(page)) and names_in(row_zone(page, "front")) == []
@@ -228,7 +233,7 @@ def test_a_foul_is_refused_and_snaps_back_then_a_reload_and_the_round_finishes(
     assert session_of(page)["open_round"]["step_no"] == 1  # nothing moved on the server
     page.reload()
     tray(page).get_by_role("button").nth(12).wait_for()  # the same step: all 13 cards to set
-    meant = set_house_way([Card.parse(c) for c in cards]).to_dict()
+    meant = set_house_way(hand_of(cards)).to_dict()
     for row in ("front", "middle"):
         for code in meant[row]:
             tap_then_tap(page, size, code, row)
@@ -265,7 +270,7 @@ def test_house_way_plays_a_whole_round_with_the_pair_bonus(browser: Any, web_ser
         "player_set", "dealer_revealed", "player_vs_dealer", "dragon_revealed", "winners_vs_dragon", "points"]
     table = view["table"]
     assert table["hands"]["A"]["role"] == "player" and table["hands"]["A"]["cards"] == cards
-    assert same_setting(table["settings"]["P"], set_house_way([Card.parse(c) for c in cards]).to_dict())
+    assert same_setting(table["settings"]["P"], set_house_way(hand_of(cards)).to_dict())
     pair = table["pair_bonus"]
     paid = page.get_by_role("table", name="What was paid").inner_text()
     if pair["win_credits"]:

@@ -23,8 +23,8 @@ function capital(text) {
 }
 
 export class Reveal {
-  constructor(stage, view, info, ctx, animate, settledTop) {
-    Object.assign(this, { stage, view, info, ctx, settledTop, timer: null });
+  constructor(stage, view, ctx, animate, settledTop) {
+    Object.assign(this, { stage, view, ctx, settledTop, timer: null });
     this.order = view.table.reveal_order || [];
     this.phase = animate ? 0 : this.order.length - 1;
     this.draw(animate);
@@ -77,6 +77,9 @@ export class Reveal {
       h("ul", { class: "dp-lines", "aria-label": "Rows" }, ...lines.map((line) => h("li", {}, line))),
       settled ? this.paid() : "");
     this.settledTop(settled);
+    if (settled && animate) {  // the end of the reveal: what was paid comes into sight
+      this.stage.querySelector(".dp-paid").scrollIntoView({ block: "nearest", behavior: "smooth" });
+    }
   }
 
   // Who holds the row at this phase: you or the dealer until the Dragon is compared, then the winner.

@@ -1,6 +1,6 @@
 // Dragon Poker's table in the player's browser (issue 28; the module contract: docs/web.md, "A game's
 // table"). It draws `view.table` (egm/games/dragon_poker/game.py, `_table`) as DOM: the jackpot, the
-// scoreboard and the bonus cards always; then by step the four face-down hands to designate, the
+// scoreboard and the bonus cards (shown from the deal, patent Fig. 3a) always; then by step the four face-down hands to designate, the
 // player's 13 cards to set into front, middle and back (setting.js), and the reveal in the patent's
 // order with what was paid and why (reveal.js). HOUSE WAY is the shell's AUTO button.
 import { cardNode } from "/static/web/cards.js";
@@ -37,7 +37,7 @@ export function mount(root, ctx) {
 
   const state = { step: null, chosen: [], setting: null, reveal: null, key: "" };
 
-  function drawTop(view, info, settled) {
+  function drawTop(view, settled) {
     const t = view.table;
     const pays = t.money || {};
     // During the reveal the meter keeps the jackpot as it stood before the hand, as the cabinet does.
@@ -49,7 +49,7 @@ export function mount(root, ctx) {
     if (!codes.length) board.append(h("li", { class: "dp-code" }, "No hands yet"));
     const pair = t.pair_bonus || {};
     const cards = h("div", { class: "dp-cards" },
-                    ...(t.bonus_cards || [null, null]).map((c) => cardNode(c, { faceDown: !settled })));
+                    ...(t.bonus_cards || [null, null]).map((c) => cardNode(c)));
     const words = [];
     if (pair.bet_credits && !settled) words.push(`PAIR BONUS BET ${ctx.money(pair.bet_credits)}`);
     if (pair.bet_credits && settled) {
@@ -111,7 +111,7 @@ export function mount(root, ctx) {
   }
 
   return {
-    update(view, info) {
+    update(view) {
       const t = view.table;
       const previous = state.step;
       if (t.step !== "complete" && state.reveal) {
@@ -121,7 +121,7 @@ export function mount(root, ctx) {
       if (t.step === "designate") {
         if (previous !== "designate") state.chosen = [];
         state.setting = null;
-        drawTop(view, info, false);
+        drawTop(view, false);
         drawDesignate();
       } else if (t.step === "set") {
         const cards = playerCards(t);
@@ -129,15 +129,15 @@ export function mount(root, ctx) {
           state.key = cards.join(" ");
           state.setting = mountSetting(stage, cards, ctx);
         }
-        drawTop(view, info, false);
+        drawTop(view, false);
       } else {
         state.setting = null;
         // A hand seen settled on arrival (no set step before it here) is shown settled at once.
         const animate = previous === "set" && !ctx.reducedMotion;
         if (!state.reveal || state.reveal.view !== view) {
           state.reveal?.stop();
-          state.reveal = new Reveal(stage, view, info, ctx, animate,
-                                    (settled) => drawTop(view, info, settled));
+          state.reveal = new Reveal(stage, view, ctx, animate,
+                                    (settled) => drawTop(view, settled));
         }
       }
       state.step = t.step;
