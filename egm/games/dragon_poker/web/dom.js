@@ -31,5 +31,7 @@ export function onPress(node, act, accept = () => true) {
     if (tap && !node.disabled) act(event);
   });
   node.addEventListener("pointercancel", () => { down = null; });
-  node.addEventListener("click", (event) => { if (event.detail === 0 && !node.disabled) act(event); });  // keys
+  node.addEventListener("click", (event) => {  // the keyboard's (a click of no pointer press)
+    if (event.detail === 0 && !node.disabled && accept(event)) act(event);
+  });
 }
