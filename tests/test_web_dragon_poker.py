@@ -190,6 +190,10 @@ def test_designate_by_tap_then_set_by_drag_and_by_tap(browser: Any, web_server: 
     assert card_text(meant["front"][0]) in names_in(row_zone(page, "front"))
     for code in meant["front"][1:]:
         tap_then_tap(page, size, code, "front")
+    # A tap on a card in a row takes it back to the hand; tap-then-tap puts it back.
+    press(page, size, card_in(row_zone(page, "front"), meant["front"][1]))
+    assert card_text(meant["front"][1]) in names_in(tray(page))
+    tap_then_tap(page, size, meant["front"][1], "front")
     # A full row takes no more: the card snaps back, and the table says why.
     drag(page, size, meant["middle"][0], "front")
     assert card_text(meant["middle"][0]) in names_in(tray(page))

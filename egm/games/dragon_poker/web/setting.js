@@ -68,7 +68,8 @@ export function mountSetting(stage, codes, ctx) {
     const left = count(null);
     setButton.disabled = left > 0;
     ask.textContent = selected !== null ? `${cardText(codes[selected])}: now tap a row.`
-      : left ? "Tap a card, then a row; or drag it onto a row. The back must beat the middle, the middle the front."
+      : left ? "Tap a card, then a row, or drag it there; tap a card in a row to take it back. "
+               + "The back must beat the middle, the middle the front."
       : "Press SET HAND, or CLEAR to start again.";
   }
 
@@ -96,10 +97,19 @@ export function mountSetting(stage, codes, ctx) {
     return true;
   }
 
+  // A tap on a card: select it; on the selected card: unselect it; on a card in a row while another is
+  // selected: that row; on a card in a row otherwise: take it back to the hand (as on the cabinet).
   function tapCard(index) {
     if (ctx.busy()) return;
-    selected = selected === index ? null : index;
-    render();
+    if (selected !== null && selected !== index && rowOf[index] !== null) {
+      tapZone(rowOf[index]);
+    } else if (selected === null && rowOf[index] !== null) {
+      place(index, null);
+      moveAnimated(render);
+    } else {
+      selected = selected === index ? null : index;
+      render();
+    }
   }
 
   function tapZone(row) {
