@@ -17,7 +17,6 @@ export function boardName(code) {
   return TITLES[code[0]] ? `${TITLES[code[0]]} ${code.slice(1)}` : "SPLIT";
 }
 
-
 function capital(text) {
   return text[0].toUpperCase() + text.slice(1);
 }

@@ -10,7 +10,6 @@ const ROWS = ["front", "middle", "back"];
 const SIZE = { front: 3, middle: 5, back: 5 };
 const SNAP_MS = 220;
 
-
 // Each card keeps its index in the hand (the two jokers are both "JK").
 export function mountSetting(stage, codes, ctx) {
   const rowOf = codes.map(() => null);  // index -> "front" | "middle" | "back" | null (in the hand)
@@ -204,5 +203,4 @@ export function mountSetting(stage, codes, ctx) {
     });
   }
 
-  return { codes };
 }

@@ -1,8 +1,9 @@
 // Dragon Poker's table in the player's browser (issue 28; the module contract: docs/web.md, "A game's
-// table"). It draws `view.table` (egm/games/dragon_poker/game.py, `_table`) as DOM: the jackpot, the
-// scoreboard and the bonus cards (shown from the deal, patent Fig. 3a) always; then by step the four face-down hands to designate, the
-// player's 13 cards to set into front, middle and back (setting.js), and the reveal in the patent's
-// order with what was paid and why (reveal.js). HOUSE WAY is the shell's AUTO button.
+// table"). It draws `view.table` (egm/games/dragon_poker/game.py, `_table`) as DOM: always the jackpot,
+// the scoreboard and the bonus cards (shown from the deal, patent Fig. 3a); then by step the four
+// face-down hands to designate, the player's 13 cards to set into front, middle and back (setting.js),
+// and the reveal in the patent's order with what was paid and why (reveal.js). HOUSE WAY is the
+// shell's AUTO button.
 import { cardNode } from "/static/web/cards.js";
 import { h, onPress } from "./dom.js";
 import { mountSetting } from "./setting.js";
@@ -22,7 +23,6 @@ function linkStyle() {
   document.head.append(link);
 }
 
-
 export function mount(root, ctx) {
   linkStyle();
   root.replaceChildren();
@@ -35,7 +35,7 @@ export function mount(root, ctx) {
   const felt = h("div", { class: "dp" }, top, stage);
   root.append(felt);
 
-  const state = { step: null, chosen: [], setting: null, reveal: null, key: "" };
+  const state = { step: null, chosen: [], reveal: null, hand: "" };  // hand: the cards being set
 
   function drawTop(view, settled) {
     const t = view.table;
@@ -120,18 +120,18 @@ export function mount(root, ctx) {
       }
       if (t.step === "designate") {
         if (previous !== "designate") state.chosen = [];
-        state.setting = null;
+        state.hand = "";
         drawTop(view, false);
         drawDesignate();
       } else if (t.step === "set") {
         const cards = playerCards(t);
-        if (!state.setting || state.key !== cards.join(" ")) {
-          state.key = cards.join(" ");
-          state.setting = mountSetting(stage, cards, ctx);
+        if (state.hand !== cards.join(" ")) {  // a redraw of the same step keeps the cards where they are
+          state.hand = cards.join(" ");
+          mountSetting(stage, cards, ctx);
         }
         drawTop(view, false);
       } else {
-        state.setting = null;
+        state.hand = "";
         // A hand seen settled on arrival (no set step before it here) is shown settled at once.
         const animate = previous === "set" && !ctx.reducedMotion;
         if (!state.reveal || state.reveal.view !== view) {
