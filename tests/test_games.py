@@ -173,16 +173,17 @@ def test_the_reference_play_loop_finishes_a_round() -> None:
 
 
 def test_a_game_may_name_its_own_web_table_folder() -> None:
-    for d in descriptors().values():  # a game's own web table is a folder with its table module
-        assert d.web_folder() is None or (d.web_folder() / "table.js").is_file(), d.id
+    for descriptor in descriptors().values():  # a game's own table, or None: the generic web table
+        folder = descriptor.web_folder()
+        assert folder is None or (folder / "table.js").is_file(), descriptor.id
     game = Ref("egm.games.dragon_poker.game:DragonPoker")
     model = Ref("egm.games.dragon_poker.paytable:DragonPokerRules")
     own = GameDescriptor(id="own-web", title="Own Web", game=game, paytable_model=model,
                          web="egm.games:dragon_poker")
     assert own.web_folder() == PROJECT_ROOT / "egm" / "games" / "dragon_poker"
     missing = GameDescriptor(id="no-web", title="No Web", game=game, paytable_model=model,
-                             web="egm.games.dragon_poker:no_such_web")
-    with pytest.raises(FileNotFoundError, match="game 'no-web': its web folder .*web is missing"):
+                             web="egm.games.dragon_poker:no_web")
+    with pytest.raises(FileNotFoundError, match="game 'no-web': its web folder .*no_web is missing"):
         missing.web_folder()
     with pytest.raises(ValueError, match="web names its folder as 'package:folder', not 'web'"):
         GameDescriptor(id="bad-web", title="Bad Web", game=game, paytable_model=model, web="web")

@@ -18,5 +18,6 @@ DESCRIPTOR = GameDescriptor(
     screenshots=Ref("egm.games.dragon_poker.screenshots:RECIPES"),
     commands=Ref("egm.games.dragon_poker.cli:register"),
     auto_play_label="HOUSE\nWAY",
+    web="egm.games.dragon_poker:web",
     colour=(180, 24, 30),
 )
