@@ -22,8 +22,8 @@ from egm.games.prism_words.blocks import FACE_NAMES, LETTERS
 from egm.games.prism_words.board import IllegalPlay, Placement, ScoredPlay
 from egm.games.prism_words.strategy import legal_plays
 from egm.games.prism_words.table import Table
-from tests.prism_support import book
-from tests.web_support import api_from_page, centre, new_player, session_of, touch_drag
+from tests.prism_support import book, shipped_blocks
+from tests.web_support import DESKTOP, api_from_page, centre, new_player, session_of, touch_drag
 
 DEPOSIT = 1000
 CENTRE = (7, 7)
@@ -339,3 +339,62 @@ def finish_by_auto_word(page: Any, presses: int = 100) -> None:
             return
         page.get_by_role("button", name="BEST WORD").click()
     raise AssertionError(f"the round did not end in {presses} presses of BEST WORD")
+
+
+STAR_RACK = [95, 73, 77, 74, 2, 80]  # *.B4, S1.A1, T1.A1, S1.E1, A1.M2, T1.N1
+
+
+def test_a_star_face_asks_its_letter_and_the_play_is_the_decision(browser: Any, web_server: Any) -> None:
+    """The table module on its own, with a view made by hand (an empty grid, a rack holding the
+    left-face star) and a ctx that records what it is asked to send: the star's letter is asked
+    before PLAY lights, the words and points count the star as 0, the decision names each block, its
+    face and the star's letter; a refusal sends every staged block back to the rack."""
+    page = browser.new_context(**DESKTOP).new_page()
+    page.goto(f"{web_server.base}/healthz")
+    blocks = shipped_blocks()
+    rack = [{"block": b, "left": blocks[b].text().split(".")[0], "right": blocks[b].text().split(".")[1],
+             "star": blocks[b].has_star} for b in STAR_RACK]
+    view = {"step": "play", "decision_awaited": True, "bet_credits": 1, "stake_credits": 100,
+            "result_text": "", "table": {
+                "step": "play", "rows": 15, "cols": 15, "centre": [7, 7], "doubling": True, "rack_size": 6,
+                "first_word_min": 4, "grid": [], "rack": rack, "turn": 0, "last_moves": [], "scores": [0, 0],
+                "bag": 84, "opponent_blocks": [6], "end_adjustments": None, "result": None}}
+    page.evaluate("""async (view) => {
+        const { mount } = await import("/static/games/prism-words/table.js");
+        const root = document.createElement("section");
+        document.body.append(root);
+        window.sent = [];
+        window.refuse = null;
+        const ctx = {
+          decide: (decision) => {
+            window.sent.push(decision);
+            return new Promise((_, reject) => { window.refuse = () => reject(new Error("refused")); });
+          },
+          say: (text) => { window.said = text; }, money: (n) => `$${(n / 100).toFixed(2)}`,
+          cents: (n) => `$${(n / 100).toFixed(2)}`, credits: (n) => `${n} credits`, words: (s) => s,
+          reducedMotion: true, busy: () => false,
+        };
+        mount(root, ctx).update(view, { complete: false, winCents: null, stakeCents: 100, denomCents: 1 });
+      }""", view)
+    rack_faces(page).first.wait_for()
+    play = [("Block star B4, left face star", 7, 6), ("Block S1 A1, right face A1", 7, 7),
+            ("Block T1 A1, left face T1", 7, 8), ("Block S1 E1, left face S1", 7, 9)]
+    for name, row, col in play:
+        face = page.get_by_role("group", name="Your rack").get_by_role("button", name=name, exact=True)
+        tap_then_tap(page, "desktop", face, row, col)
+        page.locator(f'.pw-staged[data-row="{row}"][data-col="{col}"]').wait_for()
+    send = page.get_by_role("group", name="Your move").get_by_role("button", name="PLAY")
+    expect(send).to_be_disabled()  # the star's letter is not chosen yet
+    assert page.get_by_label("Your play").text_content() == "?ATS 3 = 3 points"
+    page.get_by_label("The star stands for").select_option("C")
+    expect(send).to_be_enabled()
+    assert page.get_by_label("Your play").text_content() == "CATS 3 = 3 points"
+    send.click()
+    assert page.evaluate("window.sent") == [{"kind": "play", "args": {"placements": [
+        {"row": 7, "col": 6, "block": 95, "face": "left", "letter": "C"},
+        {"row": 7, "col": 7, "block": 73, "face": "right"},
+        {"row": 7, "col": 8, "block": 77, "face": "left"},
+        {"row": 7, "col": 9, "block": 74, "face": "left"}]}}]
+    page.evaluate("window.refuse()")
+    expect(page.locator(".pw-staged")).to_have_count(0)
+    expect(rack_faces(page)).to_have_count(12)
