@@ -40,8 +40,18 @@ function faceNode(letter, value, face, star) {
 
 // "A1" -> { letter: "A", value: 1 }; "*" -> a star, worth nothing.
 function faceOf(text) {
-  return text === "*" ? { letter: "", value: 0, star: true } : { letter: text[0], value: Number(text.slice(1)),
-                                                               star: false };
+  if (text === "*") return { letter: "", value: 0, star: true };
+  return { letter: text[0], value: Number(text.slice(1)), star: false };
+}
+
+// The pays with the same words (an award earned by several plays) as one line: words -> [units, count].
+function payGroups(pays) {
+  const groups = new Map();
+  for (const [words, units] of pays) {
+    const [sum, count] = groups.get(words) || [0, 0];
+    groups.set(words, [sum + units, count + 1]);
+  }
+  return groups;
 }
 
 export function mount(root, ctx) {
@@ -170,9 +180,11 @@ export function mount(root, ctx) {
       for (const block of t.rack.filter((b) => !out.includes(b.block))) {
         for (const face of FACES) {
           const shown = faceOf(block[face]);
-          pieces.push({ id: `${block.block}:${face}`, node: faceNode(shown.letter, shown.value, face, shown.star),
-                        classes: [`pw-piece-${face}`],
-                        label: `Block ${said(block.left)} ${said(block.right)}, ${face} face ${said(block[face])}` });
+          pieces.push({
+            id: `${block.block}:${face}`, node: faceNode(shown.letter, shown.value, face, shown.star),
+            classes: [`pw-piece-${face}`],
+            label: `Block ${said(block.left)} ${said(block.right)}, ${face} face ${said(block[face])}`,
+          });
         }
       }
     }
@@ -189,8 +201,8 @@ export function mount(root, ctx) {
     if (!staged.length) {
       text = open() ? "Drag a face of a block onto the grid, or tap a face and then a square." : "";
     } else if (!made.problem) {
-      text = made.words.map(phases).join(" · ") + (made.rackBonus ? ` · all six blocks +${made.rackBonus}` : "")
-        + ` = ${points(made.points)}`;
+      const bonus = made.rackBonus ? ` · all six blocks +${made.rackBonus}` : "";
+      text = `${made.words.map(phases).join(" · ")}${bonus} = ${points(made.points)}`;
     }
     $(".pw-preview").textContent = text;
     $(".pw-play").disabled = !ready;
@@ -202,7 +214,8 @@ export function mount(root, ctx) {
   function drawScores() {
     const t = table();
     const names = t.scores.map((score, seat) => `${seatName(seat, t.scores.length)} ${points(score)}`);
-    $(".pw-scores").textContent = `${names.join(" · ")} · ${t.bag} block${t.bag === 1 ? "" : "s"} in the bag`;
+    const bag = `${t.bag} block${t.bag === 1 ? "" : "s"} in the bag`;
+    $(".pw-scores").textContent = `${names.join(" · ")} · ${bag}`;
   }
 
   function moveLine(move, seats) {
@@ -237,8 +250,10 @@ export function mount(root, ctx) {
         .join(", ")} points.`);
     }
     const standings = t.scores.map((s, seat) => `${seatName(seat, seats)} ${points(s)}`).join(", ");
-    const paid = (t.pays || []).map(([words, units]) =>
-      `${words}: ${units} × your bet = ${ctx.money(units * view.bet_credits)}`);
+    const paid = [...payGroups(t.pays || [])].map(([words, [units, count]]) => {
+      const plays = count > 1 ? ` (${count} plays)` : "";
+      return `${words}${plays}: ${units} × your bet = ${ctx.money(units * view.bet_credits)}`;
+    });
     const heading = document.createElement("h2");
     heading.textContent = view.result_text;
     const final = document.createElement("p");
