@@ -12,6 +12,7 @@ shows (nothing hidden is read)."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -163,6 +164,10 @@ def make_play(page: Any, size: str, view: dict[str, Any], play: ScoredPlay, by: 
     """Stage the play's blocks by drag or by tap-then-tap, check the words and points shown, PLAY."""
     for placement in play.placements:
         piece = face_button(page, view, placement)
+        # each square of a legal play is lit, whatever of the play is already staged
+        target = page.get_by_role("group", name="Grid").locator(
+            f'[data-row="{placement.row}"][data-col="{placement.col}"]')
+        expect(target).to_have_class(re.compile(r"\blegal\b"))
         if by == "drag":
             drag(page, size, piece, grid_square(page, placement.row, placement.col))
         else:
@@ -249,7 +254,8 @@ def test_a_round_of_prism_words_by_drag_tap_and_best_word(browser: Any, web_serv
                 if not view["grid"] else
                 "The play is not connected to the blocks on the grid; join a word already there.")
     page.locator("#say").filter(has_text=sentence).wait_for()
-    grid_square(page, *corner).wait_for()  # still empty
+    grid_square(page, *corner).wait_for()  # still empty, and not lit
+    assert "legal" not in (grid_square(page, *corner).get_attribute("class") or "")
     page.wait_for_function("() => !document.querySelector('.pb-piece.lifted')")
     assert rack_faces(page).count() == 12 and not page.locator(".pw-staged").count()
 
@@ -288,16 +294,14 @@ def test_a_round_of_prism_words_by_drag_tap_and_best_word(browser: Any, web_serv
         f"Block {said(item['left'])} {said(item['right'])}, {face} face {said(item[face])}"
         for item in view["rack"] for face in FACE_NAMES]
 
-    # EXCHANGE and PASS by hand.
-    moves = len(view["last_moves"])
+    # EXCHANGE and PASS by hand (the machine plays between them, so the game goes on).
     page.get_by_role("button", name="EXCHANGE").click()
     wait_ready(page)
     view = table_of(page)
-    assert view["last_moves"][0]["kind"] == "exchange"
-    if not view["step"] == "complete":
-        page.get_by_role("button", name="PASS").click()
-        wait_ready(page)
-        assert table_of(page)["last_moves"][0]["kind"] == "pass" or moves == 0
+    assert view["last_moves"][0]["kind"] == "exchange" and len(view["rack"]) == 6
+    page.get_by_role("button", name="PASS").click()
+    wait_ready(page)
+    assert table_of(page)["last_moves"][0]["kind"] == "pass"
 
     finish_by_auto_word(page)
     session = session_of(page)
