@@ -19,11 +19,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from egm.games.prism_words.blocks import FACE_NAMES, LETTERS
+from egm.games.prism_words.blocks import FACE_NAMES, LETTERS, STAR
 from egm.games.prism_words.board import IllegalPlay, Placement, ScoredPlay
+from egm.games.prism_words.game import PrismWords
 from egm.games.prism_words.strategy import legal_plays
 from egm.games.prism_words.table import Table
-from tests.prism_support import book, shipped_blocks
+from egm.rng import Rng
+from tests.prism_support import book, example_paytable, shipped_blocks
 from tests.web_support import DESKTOP, api_from_page, centre, new_player, session_of, touch_drag
 
 DEPOSIT = 1000
@@ -406,3 +408,53 @@ def test_a_star_face_asks_its_letter_and_the_play_is_the_decision(browser: Any, 
     page.evaluate("window.refuse()")
     expect(page.locator(".pw-staged")).to_have_count(0)
     expect(rack_faces(page)).to_have_count(12)
+
+
+def test_the_tables_rules_light_every_legal_play_and_score_it_as_the_game_does(browser: Any,
+                                                                               web_server: Any) -> None:
+    """rules.js against the game's engine on real positions (rounds played by the reference decision):
+    for a sample of every legal play of the customer's rack, each of its squares, put down in order,
+    is lit (never refused), and the words and points shown before sending are the engine's."""
+    game = PrismWords(example_paytable())
+    cases = []
+    for seed in (1, 2, 3):
+        round_ = game.new_round(game.default_wager(1), Rng.from_seed(seed), {})
+        for turn in range(8):
+            if round_.finished:
+                break
+            if turn % 2 == 0:
+                cases += position_cases(round_)
+            round_.decide(round_.reference_decision())
+    assert len(cases) > 500
+    page = browser.new_context(**DESKTOP).new_page()
+    page.goto(f"{web_server.base}/healthz")
+    answers = page.evaluate("""async (cases) => {
+        const rules = await import("/static/games/prism-words/rules.js");
+        return cases.map(([table, staged]) => ({
+          refused: staged.map((s, i) => rules.refusal(table, staged.slice(0, i), s.row, s.col))
+            .filter(Boolean),
+          words: rules.preview(table, staged).words.map((w) => [w.word, w.points]),
+          points: rules.preview(table, staged).points,
+        }));
+      }""", [[table, staged] for table, staged, _ in cases])
+    for (_, staged, play), answer in zip(cases, answers, strict=True):
+        made = [(s["row"], s["col"], s["letter"]) for s in staged]
+        assert answer["refused"] == [], (made, answer)
+        assert answer["words"] == [[w.text, w.points] for w in play.words], (made, answer)
+        assert answer["points"] == play.points
+
+
+def position_cases(round_: Any, sample: int = 120) -> list[tuple[dict[str, Any], list[dict[str, Any]], Any]]:
+    """(the view's table, a legal play as the table stages it, the engine's scored play) for an even
+    sample of the legal plays of the customer's rack."""
+    view = round_.view().table
+    table = round_.table
+    plays = legal_plays(table, table.racks[0])
+    out = []
+    for index in range(0, plays.count, max(1, plays.count // sample)):
+        placements = plays.placements(index)
+        staged = [{"row": p.row, "col": p.col, "block": p.block, "face": FACE_NAMES[p.side],
+                   "letter": LETTERS[p.letter], "value": table.book.blocks[p.block].face(p.side)[1],
+                   "star": table.book.blocks[p.block].face(p.side)[0] == STAR} for p in placements]
+        out.append((view, staged, table.score(0, placements)))
+    return out

@@ -26,7 +26,7 @@ export function squaresOf(table, staged) {
 // Whether a play of these squares (blocks put on `cells`, all in one line) can be made legal by
 // adding at most `spare` more blocks along `dir` ([0, 1] across, [1, 0] down): no gap left open,
 // the first word over the centre pocket and long enough, later plays touching the grid.
-function reachable(table, sq, cells, dir, spare) {
+function reachable(table, sq, cells, dir, spare) {  // sq: the squares with `cells` put down
   const [dr] = dir;
   const along = (cell) => (dr ? cell[0] : cell[1]);
   const fixed = dr ? cells[0][1] : cells[0][0];
@@ -69,8 +69,8 @@ const REASONS = {
 
 // Why a block may not go on (row, col) now, in a sentence, or "" when it may.
 export function refusal(table, staged, row, col) {
-  const sq = squaresOf(table, staged);
-  if (sq.used(row, col)) return REASONS.taken;
+  if (squaresOf(table, staged).used(row, col)) return REASONS.taken;
+  const sq = squaresOf(table, [...staged, { row, col }]);
   const cells = [...staged.map((s) => [s.row, s.col]), [row, col]];
   const spare = table.rack.length - cells.length;
   const lines = [];
