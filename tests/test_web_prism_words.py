@@ -358,7 +358,8 @@ def test_a_star_face_asks_its_letter_and_the_play_is_the_decision(browser: Any, 
     """The table module on its own, with a view made by hand (an empty grid, a rack holding the
     left-face star) and a ctx that records what it is asked to send: the star's letter is asked
     before PLAY lights, the words and points count the star as 0, the decision names each block, its
-    face and the star's letter; a refusal sends every staged block back to the rack."""
+    face and the star's letter; a refusal sends every staged block back to the rack; a staged block
+    pressed goes back, and CLEAR takes them all back."""
     page = browser.new_context(**DESKTOP).new_page()
     page.goto(f"{web_server.base}/healthz")
     blocks = shipped_blocks()
@@ -393,6 +394,12 @@ def test_a_star_face_asks_its_letter_and_the_play_is_the_decision(browser: Any, 
         face = page.get_by_role("group", name="Your rack").get_by_role("button", name=name, exact=True)
         tap_then_tap(page, "desktop", face, row, col)
         page.locator(f'.pw-staged[data-row="{row}"][data-col="{col}"]').wait_for()
+    expect(rack_faces(page)).to_have_count(4)
+    # A staged block pressed on the grid goes back to the rack; put it down again.
+    page.get_by_role("group", name="Grid").locator('[data-row="7"][data-col="9"]').click()
+    expect(rack_faces(page)).to_have_count(6)
+    name, row, col = play[-1]
+    tap_then_tap(page, "desktop", page.get_by_role("button", name=name, exact=True), row, col)
     send = page.get_by_role("group", name="Your move").get_by_role("button", name="PLAY")
     expect(send).to_be_disabled()  # the star's letter is not chosen yet
     assert page.get_by_label("Your play").text_content() == "?ATS 3 = 3 points"
@@ -407,6 +414,12 @@ def test_a_star_face_asks_its_letter_and_the_play_is_the_decision(browser: Any, 
         {"row": 7, "col": 9, "block": 74, "face": "left"}]}}]
     page.evaluate("window.refuse()")
     expect(page.locator(".pw-staged")).to_have_count(0)
+    expect(rack_faces(page)).to_have_count(12)
+    # CLEAR takes every staged block back.
+    name, row, col = play[1]
+    tap_then_tap(page, "desktop", page.get_by_role("button", name=name, exact=True), row, col)
+    expect(rack_faces(page)).to_have_count(10)
+    page.get_by_role("button", name="CLEAR").click()
     expect(rack_faces(page)).to_have_count(12)
 
 
