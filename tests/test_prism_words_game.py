@@ -172,6 +172,8 @@ def test_the_view_shows_both_faces_and_the_words(game: PrismWords) -> None:
     round_.decide(round_.reference_decision())
     view = round_.view().table
     assert view["step"] == "play" and view["centre"] == [7, 7] and len(view["rack"]) == 6
+    # the rules a browser table needs to show a play's points before it is sent
+    assert view["doubling"] is True and view["rack_size"] == 6 and view["first_word_min"] == 4
     assert all({"left", "right", "block", "star"} <= set(item) for item in view["rack"])
     assert view["last_moves"][0]["seat"] == 0 and view["last_moves"][0]["words"]
     assert len(view["grid"]) >= 4 and view["bag"] == 96 - 12 - len(view["grid"])

@@ -15,6 +15,7 @@ DESCRIPTOR = GameDescriptor(
     lab_adapter=Ref("egm.games.poker_grid.lab:PokerGridLab"),
     replay=Ref("egm.games.poker_grid.replay:replay_game"),
     screenshots=Ref("egm.games.poker_grid.screenshots:RECIPES"),
+    web="egm.games.poker_grid:web",
     commands=Ref("egm.games.poker_grid.cli:register"),
     auto_play_label="AUTO\nPLAY",
     colour=(40, 90, 200),

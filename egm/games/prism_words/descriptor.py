@@ -15,6 +15,7 @@ DESCRIPTOR = GameDescriptor(
     lab_adapter=Ref("egm.games.prism_words.lab:PrismWordsLab"),
     replay=Ref("egm.games.prism_words.replay:replay_game"),
     screenshots=Ref("egm.games.prism_words.screenshots:RECIPES"),
+    web="egm.games.prism_words:web",
     auto_play_label="BEST\nWORD",
     colour=(150, 60, 160),
 )

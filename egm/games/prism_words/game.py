@@ -245,6 +245,10 @@ class PrismWordsRound(BoardRound):
             "rows": grid.rows,
             "cols": grid.cols,
             "centre": list(grid.centre),
+            # the rules a table needs to show a play's words and points before it is sent
+            "doubling": book.doubling,
+            "rack_size": book.rack_size,
+            "first_word_min": book.first_word_min,
             "grid": squares,
             "rack": [{"block": block, **block_json(book.blocks[block])} for block in table.racks[CUSTOMER]],
             "turn": table.turn,

@@ -1,0 +1,173 @@
+"""Poker Grid's table in a real browser, at 390x844 (touch) and 1440x900: a card dropped on a square
+that is not next to a card snaps back with the game's sentence and moves nothing; a card placed by a
+drag (a finger on the phone, the mouse on the desktop) and one by tap-then-tap land where they were
+put; a reload mid-round shows the same board; AUTO PLAY finishes the round, and the end says what was
+paid and why, in money, matching the session's balance and the history."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_web_shell import finish_by_auto
+from tests.web_support import api_from_page, centre, new_player, session_of, touch_drag
+
+DEPOSIT = 1000
+SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def card_text(code: str) -> str:
+    if code == "JK":
+        return "JOKER"
+    return ("10" if code[0] == "T" else code[0]) + SUITS[code[1]]
+
+
+def table_of(page: Any) -> dict[str, Any]:
+    table: dict[str, Any] = session_of(page)["open_round"]["view"]["table"]
+    return table
+
+
+def square(page: Any, row: int, col: int, holds: str = "") -> Any:
+    """A square of the board by its name: "row 4, column 3" when empty, "row 4, column 3: K♣" (and
+    ", scored 2 points" when the card scored) when it holds a card."""
+    name = f"row {row + 1}, column {col + 1}"
+    pattern = f"^{re.escape(name)}: {re.escape(holds)}(, scored .*)?$" if holds else f"^{re.escape(name)}$"
+    return page.get_by_role("group", name="Board").get_by_role("button", name=re.compile(pattern))
+
+
+def hand_cards(page: Any) -> Any:
+    return page.get_by_role("group", name="Your hand").get_by_role("button")
+
+
+def drag(page: Any, size: str, piece: Any, target: Any) -> None:
+    """A finger drag on the phone (CDP touch events), a mouse drag on the desktop."""
+    start, end = centre(piece), centre(target)
+    if size == "phone":
+        touch_drag(page, start, end)
+        return
+    page.mouse.move(*start)
+    page.mouse.down()
+    for i in range(1, 9):
+        page.mouse.move(start[0] + (end[0] - start[0]) * i / 8, start[1] + (end[1] - start[1]) * i / 8)
+    page.mouse.up()
+
+
+def wait_ready(page: Any) -> None:
+    """The table waits for the player: the decision's request has come back."""
+    page.wait_for_function("() => !document.querySelector('#auto').disabled")
+
+
+def assert_no_sideways_scroll(page: Any) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+
+def assert_touch_targets(page: Any) -> None:
+    for control in [*hand_cards(page).all(), page.get_by_role("button", name="AUTO PLAY"),
+                    *page.get_by_role("group", name="Board").get_by_role("button").all()]:
+        box = control.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, (control, box)
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_round_of_poker_grid_by_drag_tap_and_auto(browser: Any, web_server: Any, size: str) -> None:
+    page, _ = new_player(browser, web_server, size, deposit_cents=DEPOSIT)
+    page.goto(f"{web_server.base}/play/poker-grid")
+    page.get_by_role("button", name="PLAY").click()
+    hand_cards(page).first.wait_for()
+    assert hand_cards(page).count() == 5
+    table = table_of(page)
+    balance = session_of(page)["balance_cents"]
+
+    # An illegal drop: a square next to no card. It snaps back, the game's sentence is shown, nothing moves.
+    row, col = next((r, c) for r in range(table["rows"]) for c in range(table["cols"])
+                    if table["board"][r][c] == "" and [r, c] not in table["legal"])
+    first = hand_cards(page).first
+    drag(page, size, first, square(page, row, col))
+    said = page.locator("#say")
+    said.filter(has_text="is not next to a card on the board").wait_for()
+    assert said.text_content() == (f"the square at row {row + 1}, column {col + 1} is not next to a card on "
+                                   "the board; place the card side by side or end to end with a card already "
+                                   "played (not diagonally)")
+    square(page, row, col).wait_for()  # empty again
+    page.wait_for_function("() => !document.querySelector('.pb-piece.lifted')")
+    assert hand_cards(page).count() == 5
+    assert table_of(page)["board"] == table["board"] and session_of(page)["balance_cents"] == balance
+
+    # A move by drag onto a lit square.
+    card = table["hand"][0]
+    row, col = table["legal"][0]
+    assert "legal" in (square(page, row, col).get_attribute("class") or "")
+    drag(page, size, hand_cards(page).first, square(page, row, col))
+    square(page, row, col, card_text(card)).wait_for()
+    wait_ready(page)
+    after_drag = table_of(page)
+    assert after_drag["board"][row][col] == card
+    assert after_drag["last_plays"][0]["card"] == card and after_drag["last_plays"][0]["seat"] == 0
+    assert_no_sideways_scroll(page)
+    assert_touch_targets(page)
+
+    # A move by tap-then-tap: the card, then the square.
+    card = after_drag["hand"][2]
+    row, col = after_drag["legal"][-1]
+    chosen = hand_cards(page).nth(2)
+    if size == "phone":
+        chosen.tap()
+        assert chosen.get_attribute("aria-pressed") == "true"
+        square(page, row, col).tap()
+    else:
+        chosen.click()
+        assert chosen.get_attribute("aria-pressed") == "true"
+        square(page, row, col).click()
+    square(page, row, col, card_text(card)).wait_for()
+    wait_ready(page)
+    assert table_of(page)["board"][row][col] == card
+
+    # The machine's latest card is on the board where the view says, and named in the latest plays.
+    machine = next(move for move in table_of(page)["last_plays"] if move["seat"] == 1)
+    square(page, machine["row"], machine["col"], card_text(machine["card"])).wait_for()
+    plays = page.get_by_role("list", name="Latest plays").text_content() or ""
+    assert f"MACHINE: {card_text(machine['card'])} at row {machine['row'] + 1}" in plays
+
+    pictures = os.environ.get("EGM_DOCS_IMG")
+    if pictures:
+        page.wait_for_function("() => !document.querySelector('.pb-sq.arrived')")  # the machine's move shown
+        page.screenshot(path=str(Path(pictures) / f"web-poker-grid-{size}.png"))
+
+    # Reload mid-round: the same board and hand.
+    before = table_of(page)
+    page.reload()
+    hand_cards(page).first.wait_for()
+    for r, line in enumerate(before["board"]):
+        for c, held in enumerate(line):
+            if held and held != "W":
+                square(page, r, c, card_text(held)).wait_for()
+    assert [b.get_attribute("aria-label") for b in hand_cards(page).all()] == [
+        f"Card {card_text(code)}" for code in before["hand"]]
+
+    finish_by_auto(page)
+    session = session_of(page)
+    assert session["open_round"] is None
+    [played] = api_from_page(page, "GET", "/api/v1/history")["reply"]["rounds"]
+    assert played["status"] == "complete" and played["game_id"] == "poker-grid"
+    assert session["balance_cents"] == DEPOSIT - played["stake_cents"] + played["win_cents"]
+    assert page.get_by_label("Balance").text_content() == f"${session['balance_cents'] / 100:,.2f}"
+
+    # The end: the result, each pay in money (units x the bet at the coin played), the total paid.
+    end = page.get_by_role("region", name="What was paid")
+    replay = api_from_page(page, "GET", f"/api/v1/rounds/{played['round_id']}")["reply"]
+    view = replay["view"]
+    assert end.get_by_role("heading").text_content() == view["result_text"]
+    denom = played["stake_cents"] // view["stake_credits"]
+    pays = end.get_by_role("list", name="Pays").get_by_role("listitem").all_text_contents()
+    assert pays == [f"{words}: {units} × your bet = ${units * view['bet_credits'] * denom / 100:,.2f}"
+                    for words, units in view["table"]["pays"]]
+    assert pays[0].startswith("Margin ")
+    total = sum(units for _, units in view["table"]["pays"]) * view["bet_credits"] * denom
+    assert total == played["win_cents"]
+    stake = played["stake_cents"]
+    assert f"Paid ${total / 100:,.2f} for a stake of ${stake / 100:,.2f}." in (end.text_content() or "")
+    assert_no_sideways_scroll(page)
