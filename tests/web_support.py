@@ -81,3 +81,50 @@ def centre(locator: Any) -> tuple[float, float]:
     box = locator.bounding_box()
     assert box is not None, f"{locator} is not on screen"
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+CONTROLS = "button, a[href], input, select, textarea, [role=button], [tabindex]:not([tabindex='-1'])"
+
+
+def unusable(page: Any) -> list[str]:
+    """What breaks the phone-first rules on the page as it stands: the page scrolls sideways, or a visible
+    control has no accessible name or is smaller than 44 x 44 CSS px. Empty when all is well."""
+    found: list[str] = page.evaluate(
+        """(selector) => {
+             const bad = [];
+             const root = document.documentElement;
+             if (root.scrollWidth > innerWidth) bad.push(`scrolls sideways: ${root.scrollWidth} px`);
+             const named = (node) => {
+               const by = node.getAttribute("aria-labelledby");
+               const text = node.getAttribute("aria-label")
+                 || (by && by.split(" ").map((id) => document.getElementById(id)?.textContent).join(" "))
+                 || [...(node.labels || [])].map((l) => l.textContent).join(" ")
+                 || (node.type !== "hidden" && node.tagName !== "SELECT" && node.tagName !== "INPUT"
+                     && node.textContent)
+                 || node.getAttribute("title") || node.querySelector?.("img[alt]")?.alt || "";
+               return text.trim();
+             };
+             for (const node of document.querySelectorAll(selector)) {
+               const box = node.getBoundingClientRect();
+               const style = getComputedStyle(node);
+               const shown = box.width > 0 && style.visibility !== "hidden";
+               if (!shown || node.closest("[hidden], dialog:not([open])")) continue;
+               const what = node.outerHTML.slice(0, 80);
+               if (!named(node)) bad.push(`no accessible name: ${what}`);
+               const size = `${Math.round(box.width)}x${Math.round(box.height)} px`;
+               if (box.width < 44 || box.height < 44) bad.push(`${size}: ${what}`);
+             }
+             return bad;
+           }""", CONTROLS)
+    return found
+
+
+def register_by_form(page: Any, server: ServerProcess, next_path: str = "/") -> str:
+    """A new player registered through the register page, as a person does it; answers the login."""
+    login = f"p{uuid.uuid4().hex[:10]}"
+    page.goto(f"{server.base}/register?next={next_path}")
+    page.get_by_label("Name").fill(login)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="REGISTER").click()
+    page.wait_for_url(f"{server.base}{next_path}")
+    return login
