@@ -7,6 +7,7 @@ file. Every page: nothing scrolls sideways, every control has a name and is at l
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,13 @@ def test_htmx_is_the_pinned_release_and_the_docs_name_it() -> None:
     assert HTMX_VERSION in docs and HTMX_SHA256 in docs
 
 
+def picture(page: Any, name: str) -> None:
+    """With EGM_DOCS_IMG=DIR set, the page as it stands goes to DIR/<name>.png (docs/img/web-*.png)."""
+    folder = os.environ.get("EGM_DOCS_IMG")
+    if folder:
+        page.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+
 def dollars(cents: int) -> str:
     return f"-${-cents / 100:,.2f}" if cents < 0 else f"${cents / 100:,.2f}"
 
@@ -47,6 +55,7 @@ def test_the_lobby_shows_every_game_with_its_art(browser: Any, web_server: Any, 
         art = tile.locator("img")
         assert art.evaluate("img => img.complete && img.naturalWidth") == 480, game["id"]
     assert unusable(page) == []
+    picture(page, f"web-lobby-{size}")
     page.get_by_role("link", name=f"Play {games[0]['title']}").click()
     page.wait_for_url(f"**/play/{games[0]['id']}")
 
@@ -91,6 +100,7 @@ def test_register_deposit_withdraw_and_the_transactions(browser: Any, web_server
     ledger = api_from_page(page, "GET", "/api/v1/wallet/transactions")["reply"]["transactions"]
     assert [(t["kind"], t["amount_cents"]) for t in ledger] == [("withdraw", -1000), ("deposit", 2550)]
     assert unusable(page) == []
+    picture(page, f"web-account-{size}")
 
     page.get_by_role("button", name="Log out").click()
     page.wait_for_url(f"{web_server.base}/")

@@ -31,13 +31,19 @@ function credits(n) {
   return `${n.toLocaleString("en-US")} credit${n === 1 ? "" : "s"}`;
 }
 
-function drawRound() {
+// The wager form or AUTO, and AUTO disabled while a request is on its way (the table is not redrawn).
+function drawControls() {
   const round = state.round;
   const open = round && !round.complete;
   el("wager").hidden = Boolean(open);
   const auto = el("auto");
   auto.hidden = !(open && round.view.decision_awaited);
   auto.disabled = state.pending;
+}
+
+function drawRound() {
+  drawControls();
+  const round = state.round;
   if (!round) return;
   state.table.update(round.view, { complete: round.complete, winCents: round.win_cents,
                                    stakeCents: round.stake_cents, denomCents: state.denomCents });
@@ -68,7 +74,7 @@ async function decide(decision) {
   const round = state.round;
   const body = { request_id: requestId("d"), step_no: round.step_no, decision };
   state.pending = true;
-  drawRound();
+  drawControls();
   try {
     const reply = await send(`/api/v1/rounds/${round.round_id}/decisions`, body, showNotSent);
     Object.assign(round, { step_no: reply.step_no, view: reply.view, complete: reply.complete,
