@@ -188,3 +188,11 @@ def test_the_history_replays_a_round_step_by_step(browser: Any, web_server: Any,
     page.get_by_role("button", name="Next step").click()
     assert name.text_content().startswith("Step 1: ")
     assert unusable(page) == []
+
+    stranger, _ = new_player(browser, web_server, size)  # another player's round is not found
+    assert api_from_page(stranger, "GET", f"/history/{played['round_id']}/steps")["status"] == 404
+    page.goto(f"{web_server.base}/play/dragon-poker?table=generic")  # an open round is not replayed
+    page.get_by_role("button", name="PLAY").click()
+    page.get_by_role("heading", name="Step: designate").wait_for()
+    open_id = session_of(page)["open_round"]["round_id"]
+    assert api_from_page(page, "GET", f"/history/{open_id}/steps")["status"] == 409
