@@ -3,6 +3,8 @@ in a real browser page. The tables' own tests build on these (docs/web.md, "How 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,10 +23,16 @@ PASSWORD = "a long enough password"
 
 @pytest.fixture(scope="module")
 def web_server(compiled_build: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """The server the module's browsers play on; once they are done, `egm server audit` must find its
+    books balanced (every balance from the ledger, every round's stake and win from its record)."""
     workdir: Path = tmp_path_factory.mktemp("web")
     server = ServerProcess(f"sqlite:///{workdir / 'egm.db'}", workdir).start()
     yield server
     server.stop()
+    audit = subprocess.run([sys.executable, "-c", "import sys; from egm.cli import main; sys.exit(main())",
+                            "server", "audit", "--db", server.db_url, "--json"],
+                           capture_output=True, text=True, timeout=600, cwd=workdir)
+    assert audit.returncode == 0, f"egm server audit: {audit.stdout[-2000:]}{audit.stderr[-2000:]}"
 
 
 def api_from_page(page: Any, method: str, path: str, body: dict[str, Any] | None = None,
