@@ -113,6 +113,18 @@ def test_register_deposit_withdraw_and_the_transactions(browser: Any, web_server
     assert page.get_by_label("Balance").text_content() == "$15.50"
 
 
+def test_a_double_tap_on_deposit_deposits_once(browser: Any, web_server: Any) -> None:
+    page, _ = new_player(browser, web_server, "phone")
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/api/v1/wallet/deposit") else None)
+    page.goto(f"{web_server.base}/account")
+    page.get_by_label("Deposit, in dollars").fill("3")
+    page.get_by_role("button", name="DEPOSIT").dblclick()
+    page.get_by_text("Deposited $3.00. Your balance is $3.00.").wait_for()
+    page.wait_for_load_state("networkidle")
+    assert len(sent) == 1 and session_of(page)["balance_cents"] == 300
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_limits_and_the_reality_check_interval(browser: Any, web_server: Any, size: str) -> None:
     page, _ = new_player(browser, web_server, size, deposit_cents=500)

@@ -181,8 +181,9 @@ async function heal(snapshot) {
   if (state.pending || !state.table) return;
   const open = snapshot.open_round;
   const mine = state.round;
+  // a round only moves forward: a snapshot behind this page's own answer is older news, not a heal
   if (open && open.game_id === gameId && (!mine || mine.round_id !== open.round_id
-                                          || mine.step_no !== open.step_no)) {
+                                          || open.step_no > mine.step_no)) {
     adopt(open);
   } else if (!open && mine && !mine.complete) {
     adopt(await call("GET", `/api/v1/rounds/${mine.round_id}`));
