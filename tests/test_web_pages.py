@@ -56,6 +56,12 @@ def test_the_lobby_shows_every_game_with_its_art(browser: Any, web_server: Any, 
         assert art.evaluate("img => img.complete && img.naturalWidth") == 480, game["id"]
     assert unusable(page) == []
     picture(page, f"web-lobby-{size}")
+    page.get_by_role("link", name="Rules of Dragon Poker").click()  # the cabinet's HELP pages
+    pays = page.get_by_role("region", name="Dragon Poker: Points Table")
+    assert pays.get_by_role("row", name="Win two rows").locator("td").all_text_contents() == [
+        "Win two rows", "2 x bet"]
+    assert unusable(page) == []
+    page.goto(f"{web_server.base}/")
     page.get_by_role("link", name=f"Play {games[0]['title']}").click()
     page.wait_for_url(f"**/play/{games[0]['id']}")
 

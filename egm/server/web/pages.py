@@ -97,6 +97,19 @@ def lobby_page(request: Request) -> Response:
     return page(request, "lobby.html", "Games", caller_or_none(request), games=games)
 
 
+@router.get("/rules/{game_id}", response_class=HTMLResponse)
+def rules_page(game_id: str, request: Request) -> Response:
+    """The game's rules and pay pages: the cabinet's HELP pages, from the signed pay table it plays (a
+    tab splits a pay line into what wins and what it pays)."""
+    _, lobby, _ = server_of(request).require_ready()
+    if game_id not in lobby.games:
+        raise ApiError(404, "unknown_game", f"There is no game '{game_id}' on this server.")
+    help_pages = [{"title": p["title"], "lines": [line.split("\t") for line in p["lines"]]}
+                  for p in lobby.rules(game_id)]
+    return page(request, "rules.html", f"{lobby.games[game_id].title}: rules and pays",
+                caller_or_none(request), game_id=game_id, pages=help_pages)
+
+
 @router.get("/login", response_class=HTMLResponse)
 def login_page(request: Request, next: str = "/") -> Response:  # noqa: A002 (the query's name)
     return page(request, "login.html", "Log in", None, action="login", button="LOG IN", next=safe_next(next))
