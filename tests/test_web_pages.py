@@ -163,18 +163,24 @@ def test_limits_and_the_reality_check_interval(browser: Any, web_server: Any, si
     assert session_of(page)["balance_cents"] == 500
 
 
-def test_a_time_out_logs_out_and_keeps_the_player_out(browser: Any, web_server: Any) -> None:
+@pytest.mark.parametrize(("period", "said", "refused"), [
+    ("a time-out of 1 day", "Your time-out has started", "time-out until"),
+    ("a self-exclusion of 183 days", "your balance of $7.00 has been withdrawn to you", "self-exclu")])
+def test_a_break_logs_out_and_keeps_the_player_out(browser: Any, web_server: Any, period: str, said: str,
+                                                   refused: str) -> None:
     page, login = new_player(browser, web_server, "phone", deposit_cents=700)
     page.goto(f"{web_server.base}/limits")
-    page.get_by_label("For", exact=True).select_option(label="a time-out of 1 day")
+    page.get_by_label("For", exact=True).select_option(label=period)
     page.get_by_label("I understand").check()
     page.get_by_role("button", name="START THE BREAK").click()
-    page.get_by_text("Your time-out has started", exact=False).wait_for()
+    page.get_by_text(said, exact=False).wait_for()
+    assert api_from_page(page, "GET", "/api/v1/session")["status"] == 401  # logged out at once
     page.goto(f"{web_server.base}/login")
     page.get_by_label("Name").fill(login)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="LOG IN").click()
-    page.get_by_text("time-out until", exact=False).wait_for()
+    page.get_by_text(refused, exact=False).wait_for()
+    assert "/login" in page.url
 
 
 @pytest.mark.parametrize("size", SIZES)
