@@ -131,6 +131,24 @@ def test_a_double_tap_on_deposit_deposits_once(browser: Any, web_server: Any) ->
     assert len(sent) == 1 and session_of(page)["balance_cents"] == 300
 
 
+def test_the_transactions_come_a_page_at_a_time(browser: Any, web_server: Any) -> None:
+    """101 deposits: the newest 100 first, then OLDER TRANSACTIONS brings the first one (htmx)."""
+    page, _ = new_player(browser, web_server, "desktop", deposit_cents=1)
+    page.goto(f"{web_server.base}/account")
+    csrf = page.locator('meta[name="csrf-token"]').get_attribute("content")
+    for n in range(2, 102):
+        assert api_from_page(page, "POST", "/api/v1/wallet/deposit",
+                             {"request_id": f"many-{n}", "amount_cents": n}, csrf)["status"] == 200
+    page.reload()
+    rows = page.locator("#transactions tbody tr")
+    assert rows.count() == 101  # 100 and the button's row
+    assert rows.first.locator("td").nth(2).text_content() == "$1.01"
+    page.get_by_role("button", name="OLDER TRANSACTIONS").click()
+    page.get_by_role("button", name="OLDER TRANSACTIONS").wait_for(state="detached")
+    assert rows.count() == 101 and rows.last.locator("td").nth(2).text_content() == "$0.01"
+    assert rows.last.locator("td").nth(3).text_content() == "$0.01"
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_limits_and_the_reality_check_interval(browser: Any, web_server: Any, size: str) -> None:
     page, _ = new_player(browser, web_server, size, deposit_cents=500)

@@ -28,6 +28,7 @@ from egm.server.db.schema import round_step
 from egm.server.errors import ApiError
 from egm.server.sessions import Caller, caller_of
 from egm.server.settings import SESSION_COOKIE
+from egm.server.wallet import TX_PAGE
 
 WEB = Path(__file__).parent
 STATIC = "/static/web"
@@ -121,11 +122,13 @@ def register_page(request: Request, next: str = "/") -> Response:  # noqa: A002
                 next=safe_next(next))
 
 
-def transaction_rows(request: Request, who: Caller) -> list[dict[str, str]]:
-    listed = wallet_api.transactions(request, who)["transactions"]
-    return [{"at": at(tx["at"]), "what": KINDS.get(tx["kind"], tx["kind"].title()),
+def transaction_rows(request: Request, who: Caller, before_id: int | None = None) -> dict[str, Any]:
+    """A page of the ledger in words, and the id to ask the next (older) page from, if there is one."""
+    listed = wallet_api.transactions(request, who, before_id)["transactions"]
+    rows = [{"at": at(tx["at"]), "what": KINDS.get(tx["kind"], tx["kind"].title()),
              "amount": format_cents(tx["amount_cents"]), "balance": format_cents(tx["balance_after"])}
             for tx in listed]
+    return {"transactions": rows, "more": listed[-1]["id"] if len(listed) == TX_PAGE else None}
 
 
 @router.get("/account", response_class=HTMLResponse)
@@ -133,14 +136,15 @@ def account_page(request: Request) -> Response:
     who = caller_or_none(request)
     if who is None:
         return login_first(request)
-    return page(request, "account.html", "Account", who, transactions=transaction_rows(request, who))
+    return page(request, "account.html", "Account", who, **transaction_rows(request, who))
 
 
 @router.get("/account/transactions", response_class=HTMLResponse)
-def transactions_fragment(request: Request) -> Response:
+def transactions_fragment(request: Request, before_id: int | None = None) -> Response:
+    """The newest transactions (the whole table), or with `before_id` the next older rows alone."""
     who = caller(request)
-    return templates.TemplateResponse(request, "transactions.html",
-                                      {"transactions": transaction_rows(request, who)})
+    template = "transactions.html" if before_id is None else "transaction_rows.html"
+    return templates.TemplateResponse(request, template, transaction_rows(request, who, before_id))
 
 
 def limit_view(request: Request, who: Caller) -> dict[str, Any]:
