@@ -3,6 +3,8 @@ in a real browser page. The tables' own tests build on these (docs/web.md, "How 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,10 +23,16 @@ PASSWORD = "a long enough password"
 
 @pytest.fixture(scope="module")
 def web_server(compiled_build: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """The server the module's browsers play on; once they are done, `egm server audit` must find its
+    books balanced (every balance from the ledger, every round's stake and win from its record)."""
     workdir: Path = tmp_path_factory.mktemp("web")
     server = ServerProcess(f"sqlite:///{workdir / 'egm.db'}", workdir).start()
     yield server
     server.stop()
+    audit = subprocess.run([sys.executable, "-c", "import sys; from egm.cli import main; sys.exit(main())",
+                            "server", "audit", "--db", server.db_url, "--json"],
+                           capture_output=True, text=True, timeout=600, cwd=workdir)
+    assert audit.returncode == 0, f"egm server audit: {audit.stdout[-2000:]}{audit.stderr[-2000:]}"
 
 
 def api_from_page(page: Any, method: str, path: str, body: dict[str, Any] | None = None,
@@ -81,3 +89,50 @@ def centre(locator: Any) -> tuple[float, float]:
     box = locator.bounding_box()
     assert box is not None, f"{locator} is not on screen"
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+CONTROLS = "button, a[href], input, select, textarea, [role=button], [tabindex]:not([tabindex='-1'])"
+
+
+def unusable(page: Any) -> list[str]:
+    """What breaks the phone-first rules on the page as it stands: the page scrolls sideways, or a visible
+    control has no accessible name or is smaller than 44 x 44 CSS px. Empty when all is well."""
+    found: list[str] = page.evaluate(
+        """(selector) => {
+             const bad = [];
+             const root = document.documentElement;
+             if (root.scrollWidth > innerWidth) bad.push(`scrolls sideways: ${root.scrollWidth} px`);
+             const named = (node) => {
+               const by = node.getAttribute("aria-labelledby");
+               const text = node.getAttribute("aria-label")
+                 || (by && by.split(" ").map((id) => document.getElementById(id)?.textContent).join(" "))
+                 || [...(node.labels || [])].map((l) => l.textContent).join(" ")
+                 || (node.type !== "hidden" && node.tagName !== "SELECT" && node.tagName !== "INPUT"
+                     && node.textContent)
+                 || node.getAttribute("title") || node.querySelector?.("img[alt]")?.alt || "";
+               return text.trim();
+             };
+             for (const node of document.querySelectorAll(selector)) {
+               const box = node.getBoundingClientRect();
+               const style = getComputedStyle(node);
+               const shown = box.width > 0 && style.visibility !== "hidden";
+               if (!shown || node.closest("[hidden], dialog:not([open])")) continue;
+               const what = node.outerHTML.slice(0, 80);
+               if (!named(node)) bad.push(`no accessible name: ${what}`);
+               const size = `${Math.round(box.width)}x${Math.round(box.height)} px`;
+               if (box.width < 44 || box.height < 44) bad.push(`${size}: ${what}`);
+             }
+             return bad;
+           }""", CONTROLS)
+    return found
+
+
+def register_by_form(page: Any, server: ServerProcess, next_path: str = "/") -> str:
+    """A new player registered through the register page, as a person does it; answers the login."""
+    login = f"p{uuid.uuid4().hex[:10]}"
+    page.goto(f"{server.base}/register?next={next_path}")
+    page.get_by_label("Name").fill(login)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="REGISTER").click()
+    page.wait_for_url(f"{server.base}{next_path}")
+    return login

@@ -19,7 +19,8 @@ export function requestId(prefix) {
 export async function call(method, path, body) {
   const response = await fetch(path, {
     method, credentials: "same-origin",
-    headers: body === undefined ? {} : { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+    headers: { ...(method === "GET" ? {} : { "X-CSRF-Token": csrf }),
+               ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const reply = await response.json().catch(() => ({}));
@@ -50,4 +51,17 @@ const DOLLARS = new Intl.NumberFormat("en-US", { style: "currency", currency: "U
 
 export function money(cents) {
   return DOLLARS.format(cents / 100);
+}
+
+// The session's net position: "+$1.20", "-$0.50", "$0.00".
+export function signedMoney(cents) {
+  return (cents > 0 ? "+" : "") + money(cents);
+}
+
+// Dollars as a player types them ("25", "25.5", "1,000.00") -> cents, or null when it is no amount.
+export function centsOf(text) {
+  const typed = String(text).trim().replaceAll(",", "").replace(/^\$/, "");
+  if (!/^\d{1,9}(\.\d{1,2})?$/.test(typed)) return null;
+  const [whole, part = ""] = typed.split(".");
+  return Number(whole) * 100 + Number(part.padEnd(2, "0"));
 }

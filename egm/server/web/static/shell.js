@@ -1,5 +1,6 @@
 // The table shell: it loads the game's own table module (or the generic one), starts rounds, sends
-// decisions, and keeps the clock, the balance and the connection on screen. A game's module draws the
+// decisions, and redraws the round from the server's snapshot (bar.js: the clock, the balance, the
+// net position, the websocket and the reality-check dialog). A game's module draws the
 // round's view and calls ctx.decide(); everything about requests, retries and refusals is here.
 //
 // The module contract (docs/web.md, "A game's table"):
@@ -10,11 +11,12 @@
 //   ctx.say(text), ctx.money(credits), ctx.cents(cents), ctx.credits(n), ctx.words(snake_case),
 //   ctx.reducedMotion, ctx.busy() (a request is on its way: ignore presses).
 import { call, money, Refused, requestId, send } from "./api.js";
+import { showBalance, showNotSent, showRealityCheck } from "./bar.js";
 
 const shell = document.getElementById("shell");
 const gameId = shell.dataset.game;
 const el = (id) => document.getElementById(id);
-const state = { game: null, round: null, denomCents: 1, balanceCents: 0, pending: false, table: null };
+const state = { game: null, round: null, denomCents: 1, pending: false, table: null };
 
 function say(text, kind = "") {
   el("say").textContent = text;
@@ -29,30 +31,19 @@ function credits(n) {
   return `${n.toLocaleString("en-US")} credit${n === 1 ? "" : "s"}`;
 }
 
-function notice(title, text) {
-  el("notice-title").textContent = title;
-  el("notice-text").textContent = text;
-  el("notice").showModal();
-}
-
-function showOffline(offline) {
-  el("link").textContent = offline ? "NOT SENT: no connection. Retrying…" : "";
-  el("link").classList.toggle("offline", offline);
-}
-
-function showBalance(cents) {
-  if (typeof cents !== "number") return;
-  state.balanceCents = cents;
-  el("balance").textContent = money(cents);
-}
-
-function drawRound() {
+// The wager form or AUTO, and AUTO disabled while a request is on its way (the table is not redrawn).
+function drawControls() {
   const round = state.round;
   const open = round && !round.complete;
   el("wager").hidden = Boolean(open);
   const auto = el("auto");
   auto.hidden = !(open && round.view.decision_awaited);
   auto.disabled = state.pending;
+}
+
+function drawRound() {
+  drawControls();
+  const round = state.round;
   if (!round) return;
   state.table.update(round.view, { complete: round.complete, winCents: round.win_cents,
                                    stakeCents: round.stake_cents, denomCents: state.denomCents });
@@ -66,7 +57,7 @@ function drawRound() {
 async function refused(error) {
   if (!(error instanceof Refused)) throw error;
   if (error.status === 423) {
-    notice("Reality check", error.message);
+    showRealityCheck(error.message);
   } else if (error.status === 409 && error.reply.view) {  // a stale step: redraw what the server holds
     Object.assign(state.round, { step_no: error.reply.step_no, view: error.reply.view });
     drawRound();
@@ -83,9 +74,9 @@ async function decide(decision) {
   const round = state.round;
   const body = { request_id: requestId("d"), step_no: round.step_no, decision };
   state.pending = true;
-  drawRound();
+  drawControls();
   try {
-    const reply = await send(`/api/v1/rounds/${round.round_id}/decisions`, body, showOffline);
+    const reply = await send(`/api/v1/rounds/${round.round_id}/decisions`, body, showNotSent);
     Object.assign(round, { step_no: reply.step_no, view: reply.view, complete: reply.complete,
                            win_cents: reply.win_cents });
     showBalance(reply.balance_cents);
@@ -99,6 +90,15 @@ async function decide(decision) {
   }
 }
 
+// The side bets chosen in the wager form (those above 0 credits), as POST /api/v1/rounds takes them.
+function sideBets() {
+  const chosen = {};
+  for (const select of el("wager").querySelectorAll("select[data-side-bet]")) {
+    if (Number(select.value) > 0) chosen[select.dataset.sideBet] = Number(select.value);
+  }
+  return chosen;
+}
+
 function fillWager() {
   const offer = state.game;
   const options = (select, values, text) => {
@@ -109,10 +109,10 @@ function fillWager() {
   const stake = () => {
     const bet = Number(el("bet").value);
     const denom = Number(el("denom").value);
-    el("stake").textContent = `Stake ${money(bet * offer.stake_bets * denom)}`;
+    const sides = Object.values(sideBets()).reduce((sum, n) => sum + n, 0);
+    el("stake").textContent = `Stake ${money((bet * offer.stake_bets + sides) * denom)}`;
   };
-  el("denom").onchange = stake;
-  el("bet").onchange = stake;
+  for (const select of el("wager").querySelectorAll("select")) select.onchange = stake;
   stake();
 }
 
@@ -121,11 +121,11 @@ async function start(event) {
   if (state.pending) return;
   const denom = Number(el("denom").value);
   const body = { request_id: requestId("r"), game_id: gameId, denom_cents: denom,
-                 bet_credits: Number(el("bet").value), side_bets: {} };
+                 bet_credits: Number(el("bet").value), side_bets: sideBets() };
   state.pending = true;
   el("start").disabled = true;
   try {
-    const reply = await send("/api/v1/rounds", body, showOffline);
+    const reply = await send("/api/v1/rounds", body, showNotSent);
     state.denomCents = denom;
     state.round = { round_id: reply.round_id, step_no: reply.step_no, view: reply.view, complete: false,
                     win_cents: null, stake_cents: reply.view.stake_credits * denom };
@@ -140,18 +140,12 @@ async function start(event) {
   }
 }
 
-function tick() {
-  el("clock").textContent = new Date().toLocaleTimeString("en-GB");
-}
-
 async function boot() {
-  tick();
-  setInterval(tick, 1000);
-  const [games, session] = await Promise.all([call("GET", "/api/v1/games"), call("GET", "/api/v1/session")]);
+  const [games, session, module] = await Promise.all([  // at once: the page is ready after the slowest
+    call("GET", "/api/v1/games"), call("GET", "/api/v1/session"), import(shell.dataset.module)]);
   state.game = games.find((g) => g.id === gameId);
   showBalance(session.balance_cents);
   fillWager();
-  const module = await import(shell.dataset.module);
   const ctx = {
     decide, say, words, credits,
     money: (n) => money(n * state.denomCents),
@@ -163,14 +157,38 @@ async function boot() {
   el("auto").textContent = shell.dataset.autoLabel || "AUTO";
   el("auto").onclick = () => decide({ kind: "auto" }).catch(() => {});
   el("wager").onsubmit = start;
-  el("notice-ok").onclick = () => el("notice").close();
+  el("start").disabled = false;  // the page's PLAY works only once the shell has wired it
   const open = session.open_round;
   if (open && open.game_id === gameId) {
-    state.round = open;
-    state.denomCents = open.stake_cents / open.view.stake_credits;
+    adopt(open);
   } else if (open) {
     const title = games.find((g) => g.id === open.game_id)?.title || "other";
     say(`Your ${title} round is still open: finish it first.`, "refused");
+  }
+  drawRound();
+  document.addEventListener("egm:snapshot", (event) => heal(event.detail).catch(() => {}));
+}
+
+// The round as the server holds it (GET /api/v1/session's open_round, or GET /api/v1/rounds/{id}).
+function adopt(round) {
+  state.round = round;
+  state.denomCents = round.stake_cents / round.view.stake_credits;
+}
+
+// A snapshot (a reconnect, a push) shows the round moved without this page (another tab, a reply lost
+// with the connection): redraw what the server holds.
+async function heal(snapshot) {
+  if (state.pending || !state.table) return;
+  const open = snapshot.open_round;
+  const mine = state.round;
+  // a round only moves forward: a snapshot behind this page's own answer is older news, not a heal
+  if (open && open.game_id === gameId && (!mine || mine.round_id !== open.round_id
+                                          || open.step_no > mine.step_no)) {
+    adopt(open);
+  } else if (!open && mine && !mine.complete) {
+    adopt(await call("GET", `/api/v1/rounds/${mine.round_id}`));
+  } else {
+    return;
   }
   drawRound();
 }
