@@ -280,9 +280,16 @@ def test_house_way_plays_a_whole_round_with_the_pair_bonus(browser: Any, web_ser
     page.evaluate("""() => { window.phases = [];
         new MutationObserver(() => { const p = document.querySelector('[data-phase]')?.dataset.phase;
           if (p && window.phases.at(-1) !== p) window.phases.push(p); })
-        .observe(document.querySelector('#table'), {childList: true, subtree: true}); }""")
+        .observe(document.querySelector('#table'), {childList: true, subtree: true});
+        window.saidAt = null;  // the phase on screen when the shell's end line ("WIN $x...") appeared
+        new MutationObserver(() => { if (window.saidAt === null && document.querySelector('#say')
+            .dataset.kind === 'result') {
+          window.saidAt = document.querySelector('[data-phase]').dataset.phase; } })
+        .observe(document.querySelector('#say'), {attributes: true, childList: true, subtree: true}); }""")
     press(page, size, house_way)
     view = check_money(page)
+    page.wait_for_function("() => window.saidAt !== null")
+    assert page.evaluate("window.saidAt") == "points"  # the end line never spoils the reveal
     # The reveal went phase by phase in the patent's order.
     assert page.evaluate("window.phases") == view["table"]["reveal_order"] == [
         "player_set", "dealer_revealed", "player_vs_dealer", "dragon_revealed", "winners_vs_dragon", "points"]

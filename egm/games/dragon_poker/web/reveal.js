@@ -26,13 +26,16 @@ export class Reveal {
     Object.assign(this, { stage, view, ctx, settledTop, timer: null });
     this.order = view.table.reveal_order || [];
     this.phase = animate ? 0 : this.order.length - 1;
+    this.done = new Promise((resolve) => { this.finished = resolve; });  // the shell's end line waits
     this.draw(animate);
     if (animate) this.timer = setInterval(() => this.next(), PHASE_MS);
+    else this.finished();
   }
 
   stop() {
     clearInterval(this.timer);
     this.timer = null;
+    this.finished();
   }
 
   next() {

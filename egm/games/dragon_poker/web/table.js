@@ -141,6 +141,7 @@ export function mount(root, ctx) {
         }
       }
       state.step = t.step;
+      return state.reveal?.done;  // the round's end is said once the reveal has shown it
     },
     destroy() {
       state.reveal?.stop();

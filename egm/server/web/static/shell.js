@@ -5,6 +5,8 @@
 //
 // The module contract (docs/web.md, "A game's table"):
 //   export function mount(root, ctx) -> { update(view, info), destroy() }
+//   update may answer a Promise that settles once the table has shown the round's end (a reveal):
+//   the shell says the result after it.
 //   info: { complete, winCents, stakeCents, denomCents }
 //   ctx.decide(decision) -> Promise of the new view; rejects (a Refused with .sentence) when the server
 //     refused it (the shell has already shown the sentence; the module snaps its piece back).
@@ -45,12 +47,15 @@ function drawRound() {
   drawControls();
   const round = state.round;
   if (!round) return;
-  state.table.update(round.view, { complete: round.complete, winCents: round.win_cents,
-                                   stakeCents: round.stake_cents, denomCents: state.denomCents });
-  if (round.complete) {
-    const win = round.win_cents || 0;
-    say(win > 0 ? `WIN ${money(win)}. ${round.view.result_text}` : `No win. ${round.view.result_text}`,
-        "result");
+  const shown = state.table.update(round.view, { complete: round.complete, winCents: round.win_cents,
+                                                 stakeCents: round.stake_cents, denomCents: state.denomCents });
+  if (round.complete) {  // said once the table has shown the end (update may answer a Promise: a reveal)
+    Promise.resolve(shown).then(() => {
+      if (state.round !== round) return;
+      const win = round.win_cents || 0;
+      say(win > 0 ? `WIN ${money(win)}. ${round.view.result_text}` : `No win. ${round.view.result_text}`,
+          "result");
+    });
   }
 }
 
