@@ -20,6 +20,7 @@ import egm.games.grid
 import egm.games.margin
 import egm.games.record
 import egm.games.scoreboard
+import egm.games.seats
 import egm.video.drag
 from egm.cli import main
 from egm.config import PROJECT_ROOT
@@ -190,7 +191,7 @@ def test_a_game_may_name_its_own_web_table_folder() -> None:
 
 
 @pytest.mark.parametrize("module", [egm.games.base, egm.games.descriptor, egm.games.grid, egm.games.record,
-                                    egm.games.scoreboard, egm.games.margin, egm.video.drag])
+                                    egm.games.scoreboard, egm.games.margin, egm.games.seats, egm.video.drag])
 def test_doctests_of_the_shared_modules(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.failed == 0 and result.attempted > 0

@@ -192,7 +192,7 @@ def test_record_restore_at_every_placement(game: PokerGrid) -> None:
         ({"row": 3, "col": 2}, "already holds"),
         ({"row": 1, "col": 4}, "wild space"),
         ({"row": 9, "col": 0}, "off the 7 x 8 board"),
-        ({"row": 3, "col": 3, "seat": 1}, "machine opponent"),
+        ({"row": 3, "col": 3, "seat": 1}, "MACHINE plays its own turns"),
         ({"row": "3", "col": 3}, "whole-number 'row' and 'col'"),
     ],
 )

@@ -251,8 +251,8 @@ def test_refuses_a_first_play_outside_the_starting_area() -> None:
 
 
 def test_refuses_a_tile_the_seat_does_not_hold(opened: Table) -> None:
-    refused(opened, "does not hold Kd", opened.play, 1, tiles("5 6 Kd"))
-    refused(opened, "does not hold another 9h", opened.play, 1, tiles("5 6 9h", "4 6 9h"))
+    refused(opened, "Kd is not in the machine's rack", opened.play, 1, tiles("5 6 Kd"))
+    refused(opened, "Another 9h is not in the machine's rack", opened.play, 1, tiles("5 6 9h", "4 6 9h"))
 
 
 def test_refuses_a_joker_without_a_declaration(opened: Table) -> None:
@@ -280,8 +280,8 @@ def test_joker_declared_then_swapped_with_the_right_card_only(opened: Table) -> 
 
 
 def test_refuses_a_move_out_of_turn_and_after_the_end(opened: Table) -> None:
-    refused(opened, "seat 1's turn, not seat 0's", opened.play, 0, tiles("5 6 9h"))
-    refused(opened, "seat 1's turn", opened.pass_turn, 0)
+    refused(opened, "It is the machine's turn; wait for your turn", opened.play, 0, tiles("5 6 9h"))
+    refused(opened, "the machine's turn", opened.pass_turn, 0)
     opened.finished = True
     refused(opened, "the game is over", opened.pass_turn, 1)
 

@@ -292,7 +292,8 @@ def test_refusals_name_the_rule() -> None:
     bad = placements(table, 0, "HENCE", 6, 7, False, hence)
     bad[3] = Placement(9, 7, bad[3].block, 0, LETTERS.index("E"))  # E1.C4's left face: HENEE
     assert refusal(table, 0, bad) == "HENEE is not in the lexicon; every word formed must be a listed word"
-    assert "does not hold block" in refusal(table, 0, [Placement(7, 7, block_index("Z9.A1"), 0, 25)])
+    stranger = [Placement(7, 7, block_index("Z9.A1"), 0, 25)]
+    assert refusal(table, 0, stranger) == "The Z/A block is not in your rack; play blocks from the rack."
     assert "turn" in refusal(table, 1, placements(table, 1, "WHIT", 7, 7, True,
                                                   ["W4.E1:0", "H4.O1:0", "I1.D2:0", "T1.A1:0"]))
     table.play(0, placements(table, 0, "HENCE", 6, 7, False, hence))

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from egm.games.base import Decision, DecisionRefused
+from egm.games.prism_words.blocks import block_text
 from egm.games.prism_words.game import PrismWords, PrismWordsRound
 from egm.games.prism_words.lexicon import AssetError
 from egm.rng import Rng
@@ -123,13 +124,13 @@ def test_bad_input_is_refused_with_a_sentence(game: PrismWords) -> None:
                                                                                  place(8, 8, rack[1])]}))
     assert "gap" in refused(round_, play([place(7, 7, rack[0]), place(7, 9, rack[1])]))
     stranger = next(b for b in range(96) if b not in rack and not blocks[b].has_star)
-    assert f"does not hold block {stranger}" in refused(round_, Decision("play", {"placements": [
-        place(7, 7 + i, b) for i, b in enumerate([stranger, *rack[:3]])]}))
+    assert f"The {block_text(blocks[stranger])} is not in your rack" in refused(round_, play([
+        place(7, 7 + i, b) for i, b in enumerate([stranger, *rack[:3]])]))
     star = next(b for b in range(96) if blocks[b].has_star)
     side = "right" if blocks[star].right == 26 else "left"
     assert "declare the letter" in refused(round_, play([place(7, 7, star, side)]))
-    assert "'face' must be 'left' or 'right'" in refused(round_, play([place(7, 7, rack[0], "back")]))
-    assert "seat 1 is a machine opponent" in refused(round_, Decision("pass", {"seat": 1}))
+    assert "its 'left' or 'right' face, not 'back'" in refused(round_, play([place(7, 7, rack[0], "back")]))
+    assert "MACHINE plays its own turns" in refused(round_, Decision("pass", {"seat": 1}))
     assert "not 'swap'" in refused(round_, Decision("swap"))
 
 

@@ -207,10 +207,10 @@ def test_a_traded_mortgaged_title_costs_its_new_owner_the_interest_at_once() -> 
 # -- trades --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("offer", "reason"), [
-    (Trade(0, 1, (MED,), (), 0), "not seat 0's"),
-    (Trade(0, 1, (), (BALTIC,), 0), "not seat 1's"),
+    (Trade(0, 1, (MED,), (), 0), "not your title"),
+    (Trade(0, 1, (), (BALTIC,), 0), "not the machine's title"),
     (Trade(0, 1, (4,), (), 0), "not a title card"),
-    (Trade(0, 0, (ORIENTAL,), (), 0), "not another player"),
+    (Trade(0, 0, (ORIENTAL,), (), 0), "another player still in the game"),
     (Trade(0, 1, (ORIENTAL,), (), 5000), "would owe"),
 ])
 def test_bad_trades_are_refused(offer: Trade, reason: str) -> None:

@@ -100,8 +100,9 @@ def test_a_trade_with_buildings_or_titles_not_held_is_refused_and_a_fair_one_acc
     table.owner[ORIENTAL] = 0
     refused(round_, "trade", "buildings are never traded", **{"with": 1, "give": [ORIENTAL], "get": [],
                                                               "cash": 0, "buildings": [ORIENTAL]})
-    refused(round_, "trade", "not seat 1's", **{"with": 1, "give": [], "get": [BOARDWALK], "cash": 0})
-    refused(round_, "trade", "not seat 0's", **{"with": 1, "give": [PARK], "get": [], "cash": 0})
+    refused(round_, "trade", "not the machine's title", **{"with": 1, "give": [], "get": [BOARDWALK],
+                                                           "cash": 0})
+    refused(round_, "trade", "not your title", **{"with": 1, "give": [PARK], "get": [], "cash": 0})
     refused(round_, "trade", "needs 'with'", **{"with": "one", "give": [ORIENTAL]})
     # An offer the machine refuses: Oriental for nothing back but $300 from it.
     round_.decide(Decision("trade", {"with": 1, "give": [ORIENTAL], "get": [], "cash": -300}))
@@ -114,7 +115,7 @@ def test_a_trade_with_buildings_or_titles_not_held_is_refused_and_a_fair_one_acc
 
 def test_decisions_out_of_turn_or_of_the_wrong_kind_are_refused() -> None:
     round_ = at_turn()
-    refused(round_, "roll", "not seat 1's turn", seat=1)
+    refused(round_, "roll", "MACHINE plays its own turns", seat=1)
     refused(round_, "pay_fine", "not a decision now")
     refused(round_, "bid", "not a decision now", amount=10)
     refused(round_, "use_card", "not a decision now")

@@ -12,7 +12,9 @@ along a row or a column from it.
 >>> grid.square(7, 0)
 Traceback (most recent call last):
 ...
-ValueError: square (7, 0) is off the 7 x 8 board
+ValueError: The square at row 8, column 1 is off the 7 x 8 board.
+>>> square_name(0, 3)
+'row 1, column 4'
 """
 
 from __future__ import annotations
@@ -20,6 +22,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 LINES = ("row", "col")
+
+
+def square_name(row: int, col: int) -> str:
+    """A square as a player reads it, counted from 1 (row 1 the top, column 1 the left): the words the
+    browser tables name their squares with (egm/server/web/static/board.js)."""
+    return f"row {row + 1}, column {col + 1}"
 
 
 @dataclass(frozen=True)
@@ -39,7 +47,8 @@ class Grid:
     def square(self, row: int, col: int) -> int:
         """The square at (row, col); ValueError (naming the board) when it is off the board."""
         if not self.contains(row, col):
-            raise ValueError(f"square ({row}, {col}) is off the {self.rows} x {self.cols} board")
+            raise ValueError(f"The square at {square_name(row, col)} is off the {self.rows} x {self.cols} "
+                             "board.")
         return row * self.cols + col
 
     def row_col(self, square: int) -> tuple[int, int]:

@@ -38,6 +38,7 @@ from egm.games.poker_grid.paytable import PokerGridRules
 from egm.games.poker_grid.strategy import MACHINE_STRATEGIES, Strategy
 from egm.games.poker_grid.table import IllegalPlacement, Move, Table
 from egm.games.record import open_record, seal
+from egm.games.seats import not_your_seat
 from egm.rng import Rng
 
 CUSTOMER = 0
@@ -142,7 +143,7 @@ class PokerGridRound(BoardRound):
     def decide(self, decision: Decision) -> None:
         seat, card, square = self._parse(decision)
         if seat != CUSTOMER:
-            raise DecisionRefused(f"the customer plays seat {CUSTOMER}; seat {seat} is a machine opponent")
+            raise DecisionRefused(not_your_seat(seat, self.table.seats))
         try:
             self.table.place(seat, card, square)
         except IllegalPlacement as exc:

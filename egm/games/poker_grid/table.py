@@ -30,41 +30,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from egm.cards import DECK_SIZE, Card
+from egm.games.grid import square_name
 from egm.games.poker_grid.board import EMPTY, WILD, Layout
 from egm.games.poker_grid.scoring import Play, score
-
-
-def seat_name(seat: int, seats: int) -> str:
-    """The one name of a seat, on every screen and in every message: the customer is YOU, the machine
-    opponents MACHINE (MACHINE 1, MACHINE 2... when there are several).
-
-    >>> [seat_name(s, 2) for s in range(2)], [seat_name(s, 3) for s in range(3)]
-    (['YOU', 'MACHINE'], ['YOU', 'MACHINE 1', 'MACHINE 2'])
-    """
-    if seat == 0:
-        return "YOU"
-    return "MACHINE" if seats <= 2 else f"MACHINE {seat}"
-
-
-def possessive(seat: int, seats: int) -> str:
-    """Whose, in a sentence.
-
-    >>> possessive(0, 2), possessive(1, 2), possessive(2, 3)
-    ('your', "the machine's", "machine 2's")
-    """
-    if seat == 0:
-        return "your"
-    return "the machine's" if seats <= 2 else f"{seat_name(seat, seats).lower()}'s"
-
-
-def square_name(row: int, col: int) -> str:
-    """A square as the player counts it, from 1 (row 1 is the top, column 1 the left), as the move log
-    writes it.
-
-    >>> square_name(0, 3)
-    'the square at row 1, column 4'
-    """
-    return f"the square at row {row + 1}, column {col + 1}"
+from egm.games.seats import possessive
+from egm.games.seats import seat_name as seat_name  # the scene names seats from here
 
 
 class IllegalPlacement(ValueError):
@@ -123,16 +93,16 @@ class Table:
         held = self.position[square]
         if held == WILD:
             raise IllegalPlacement(
-                f"{square_name(row, col)} is a wild space; no card is placed on a wild space"
+                f"the square at {square_name(row, col)} is a wild space; no card is placed on a wild space"
             )
         if held != EMPTY:
             raise IllegalPlacement(
-                f"{square_name(row, col)} already holds {Card(held)}; choose an empty square"
+                f"the square at {square_name(row, col)} already holds {Card(held)}; choose an empty square"
             )
         if not any(self.position[n] >= 0 for n in self.layout.neighbours(square)):
             raise IllegalPlacement(
-                f"{square_name(row, col)} is not next to a card on the board; place the card side by side "
-                "or end to end with a card already played (not diagonally)"
+                f"the square at {square_name(row, col)} is not next to a card on the board; place the card "
+                "side by side or end to end with a card already played (not diagonally)"
             )
 
     def place(self, seat: int, card: int, square: int) -> Move:

@@ -45,6 +45,7 @@ from egm.games.poker_tiles.paytable import PokerTilesRules
 from egm.games.poker_tiles.strategy import MACHINE_STRATEGIES, Strategy, Turn
 from egm.games.poker_tiles.table import IllegalMove, Move, Table, full_pool, tile_text
 from egm.games.record import open_record, seal
+from egm.games.seats import not_your_seat
 from egm.rng import Rng
 
 CUSTOMER = 0
@@ -178,7 +179,7 @@ class PokerTilesRound(BoardRound):
     def decide(self, decision: Decision) -> None:
         seat = decision.args.get("seat", CUSTOMER)
         if seat != CUSTOMER:
-            raise DecisionRefused(f"the customer plays seat {CUSTOMER}; seat {seat} is a machine opponent")
+            raise DecisionRefused(not_your_seat(seat, self.table.seats))
         if self.table.finished:
             raise DecisionRefused("the game is over; no more moves can be made")
         kind, args = self._turn(decision)

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from egm.cards import Card
+from egm.games.grid import square_name
 from egm.games.poker_tiles.board import Layout
 from egm.games.poker_tiles.engine import (
     EMPTY,
@@ -38,6 +39,7 @@ from egm.games.poker_tiles.engine import (
     score_lines,
 )
 from egm.games.poker_tiles.hands import HANDS, MAX_LINE, PAIR, STRAIGHT, STRAIGHT_FLUSH, TWO_PAIR, classify
+from egm.games.seats import possessive
 
 RACK = 5
 TILES = 108  # two 52-card decks and four jokers
@@ -243,14 +245,15 @@ class Table:
         if self.finished:
             raise IllegalMove("the game is over; no more moves can be made")
         if seat != self.turn:
-            raise IllegalMove(f"it is seat {self.turn}'s turn, not seat {seat}'s; wait for your turn")
+            raise IllegalMove(f"It is {possessive(self.turn, self.seats)} turn; wait for your turn.")
 
     def _check_holds(self, seat: int, codes: Sequence[int]) -> None:
         missing = Counter(codes) - Counter(self.racks[seat])
         if missing:
             tile = tile_text(next(iter(missing)))
-            another = "another " if tile in map(tile_text, self.racks[seat]) else ""
-            raise IllegalMove(f"seat {seat} does not hold {another}{tile}; play tiles from your rack")
+            another = "Another " if tile in map(tile_text, self.racks[seat]) else ""
+            raise IllegalMove(f"{another}{tile} is not in {possessive(seat, self.seats)} rack; play tiles "
+                              "from your rack.")
 
     def check_play(self, seat: int, tiles: Sequence[Tile]) -> tuple[Line, ...]:
         """The lines the play scores, or IllegalMove naming the rule it breaks. Changes nothing."""
@@ -262,13 +265,14 @@ class Table:
         for tile in tiles:
             row, col = layout.row_col(tile.square)
             if tile.code == JOKER and not 0 <= tile.face < 52:
-                raise IllegalMove(f"the joker at ({row}, {col}) has no declared card; declare the card it "
-                                  "stands for (rank and suit)")
+                raise IllegalMove(f"The joker at {square_name(row, col)} has no declared card; declare "
+                                  "the card it stands for (rank and suit).")
             if tile.code != JOKER and tile.face != tile.code:
-                raise IllegalMove(f"{tile_text(tile.code)} at ({row}, {col}) plays as itself, not as "
-                                  f"{tile_text(tile.face)}; only a joker is declared")
+                raise IllegalMove(f"{tile_text(tile.code)} at {square_name(row, col)} plays as itself, not "
+                                  f"as {tile_text(tile.face)}; only a joker is declared.")
             if self.face[tile.square] != EMPTY:
-                raise IllegalMove(f"square ({row}, {col}) already holds a tile; choose an empty square")
+                raise IllegalMove(f"The square at {square_name(row, col)} already holds a tile; choose an "
+                                  "empty square.")
         squares = sorted(t.square for t in tiles)
         if len(set(squares)) != len(squares):
             raise IllegalMove("two tiles are placed on the same square; give each tile its own square")
@@ -281,8 +285,8 @@ class Table:
         gaps = [s for s in range(squares[0], squares[-1], step) if s not in squares and self.face[s] == EMPTY]
         if gaps:
             row, col = layout.row_col(gaps[0])
-            raise IllegalMove(f"the tiles leave square ({row}, {col}) empty between them; a play fills one "
-                              "unbroken line")
+            raise IllegalMove(f"The tiles leave the square at {square_name(row, col)} empty between them; a "
+                              "play fills one unbroken line.")
         first = self.board_empty
         if first:
             if len(tiles) < 2 or any(s not in layout.start for s in squares):
@@ -318,8 +322,8 @@ class Table:
         )
         if first and lines[0].hand in (PAIR, TWO_PAIR) and layout.centre not in squares:
             row, col = layout.row_col(layout.centre)
-            raise IllegalMove(f"a first play of {HANDS[lines[0].hand].replace('_', ' ')} must cover the "
-                              f"STARTING ZONE centre ({row}, {col})")
+            raise IllegalMove(f"A first play of {HANDS[lines[0].hand].replace('_', ' ')} must cover the "
+                              f"STARTING ZONE centre, the square at {square_name(row, col)}.")
         return lines
 
     def play(self, seat: int, tiles: Sequence[Tile]) -> Move:
@@ -345,11 +349,12 @@ class Table:
             raise IllegalMove("the first turn must be a play in the starting area")
         row, col = self.layout.row_col(square)
         if not self.joker[square]:
-            raise IllegalMove(f"square ({row}, {col}) holds no joker; swap a joker on the board")
+            raise IllegalMove(f"The square at {square_name(row, col)} holds no joker; swap a joker on the "
+                              "board.")
         declared = int(self.face[square])
         if card != declared:
-            raise IllegalMove(f"the joker at ({row}, {col}) stands for {tile_text(declared)}; swap it "
-                              f"only with {tile_text(declared)}, not {tile_text(card)}")
+            raise IllegalMove(f"The joker at {square_name(row, col)} stands for {tile_text(declared)}; swap "
+                              f"it only with {tile_text(declared)}, not {tile_text(card)}.")
         self._check_holds(seat, [card])
         self.racks[seat].remove(card)
         self.racks[seat].append(JOKER)

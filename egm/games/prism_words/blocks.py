@@ -67,6 +67,16 @@ def letter_text(letter: int) -> str:
     return STAR_TEXT if letter == STAR else LETTERS[letter]
 
 
+def block_text(block: Block) -> str:
+    """A block as a player reads it, by its two faces' letters (a block's number is no word of theirs).
+
+    >>> block_text(Block(0, 1, STAR, 0))
+    'A/star block'
+    """
+    left, right = ("star" if letter == STAR else LETTERS[letter] for letter in (block.left, block.right))
+    return f"{left}/{right} block"
+
+
 def face_text(letter: int, value: int) -> str:
     return STAR_TEXT if letter == STAR else f"{LETTERS[letter]}{value}"
 

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from egm.games.prism_words.blocks import FACE_NAMES, LETTERS, STAR, Block, letter_text
+from egm.games.grid import square_name
+from egm.games.prism_words.blocks import FACE_NAMES, LETTERS, STAR, Block, block_text, letter_text
 from egm.games.prism_words.lexicon import Lexicon
 
 EMPTY = -1
@@ -33,6 +34,9 @@ RACK_BONUS = 25  # the depleted-rack premium: all 6 rack blocks in one play
 
 class IllegalPlay(ValueError):
     """A play the rules refuse; the message is one sentence naming the rule. Nothing changed."""
+
+
+NO_SUCH_BLOCK = "That block is not one of the game's blocks; play blocks from your rack."
 
 
 @dataclass(frozen=True)
@@ -177,17 +181,18 @@ def check_faces(blocks: Sequence[Block], placements: Sequence[Placement]) -> Non
     """Each placement's letter is the chosen face's letter, or any letter for a star face."""
     for p in placements:
         if not 0 <= p.block < len(blocks):
-            raise IllegalPlay(f"there is no block {p.block}; blocks are numbered 0 to {len(blocks) - 1}")
+            raise IllegalPlay(NO_SUCH_BLOCK)
+        block = block_text(blocks[p.block])
         if p.side not in (0, 1):
-            raise IllegalPlay(f"block {p.block} has a left and a right face; choose one of them")
+            raise IllegalPlay(f"The {block} has a left and a right face; choose one of them.")
         face_letter, _ = blocks[p.block].face(p.side)
         if face_letter == STAR:
             if not 0 <= p.letter < 26:
-                raise IllegalPlay(f"block {p.block}'s {FACE_NAMES[p.side]} face is a star; declare the "
-                                  "letter (A to Z) it stands for")
+                raise IllegalPlay(f"The {FACE_NAMES[p.side]} face of the {block} is a star; declare the "
+                                  "letter (A to Z) it stands for.")
         elif p.letter != face_letter:
-            raise IllegalPlay(f"block {p.block}'s {FACE_NAMES[p.side]} face shows "
-                              f"{letter_text(face_letter)}, not {letter_text(p.letter)}")
+            raise IllegalPlay(f"The {FACE_NAMES[p.side]} face of the {block} shows "
+                              f"{letter_text(face_letter)}, not {letter_text(p.letter)}.")
 
 
 def score_play(grid: Grid, blocks: Sequence[Block], lexicon: Lexicon, placements: Sequence[Placement], *,
@@ -199,11 +204,14 @@ def score_play(grid: Grid, blocks: Sequence[Block], lexicon: Lexicon, placements
     new: dict[tuple[int, int], Placement] = {}
     for p in placements:
         if not grid.on_grid(p.row, p.col):
-            raise IllegalPlay(f"square ({p.row}, {p.col}) is off the {grid.rows} x {grid.cols} grid")
+            raise IllegalPlay(f"The square at {square_name(p.row, p.col)} is off the {grid.rows} x "
+                              f"{grid.cols} grid.")
         if grid.filled(p.row, p.col):
-            raise IllegalPlay(f"square ({p.row}, {p.col}) already holds a block; blocks never move")
+            raise IllegalPlay(f"The square at {square_name(p.row, p.col)} already holds a block; blocks "
+                              "never move.")
         if (p.row, p.col) in new:
-            raise IllegalPlay(f"two blocks are placed on square ({p.row}, {p.col}); one block a square")
+            raise IllegalPlay(f"Two blocks are placed on the square at {square_name(p.row, p.col)}; one "
+                              "block a square.")
         new[(p.row, p.col)] = p
     if len({p.block for p in placements}) != len(placements):
         raise IllegalPlay("a block is placed twice; each block goes on one square")

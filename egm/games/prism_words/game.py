@@ -26,13 +26,22 @@ from typing import Any, ClassVar
 from egm.games.base import Decision, DecisionRefused, Wager
 from egm.games.board_game import BoardGame, BoardRound
 from egm.games.margin import award_words, margin_reason
-from egm.games.prism_words.blocks import FACE_NAMES, LETTERS, STAR, Block, check_block_set, parse_blocks
-from egm.games.prism_words.board import IllegalPlay, Placement
+from egm.games.prism_words.blocks import (
+    FACE_NAMES,
+    LETTERS,
+    STAR,
+    Block,
+    block_text,
+    check_block_set,
+    parse_blocks,
+)
+from egm.games.prism_words.board import NO_SUCH_BLOCK, IllegalPlay, Placement
 from egm.games.prism_words.lexicon import AssetError, load_lexicon, read_asset
 from egm.games.prism_words.paytable import PrismWordsRules
 from egm.games.prism_words.strategy import MACHINE_STRATEGIES, Choice, Strategy, apply_choice
 from egm.games.prism_words.table import EXCHANGE, PASS, PLAY, Move, Rulebook, Table, draw_for_first
 from egm.games.record import open_record, seal
+from egm.games.seats import not_your_seat
 from egm.rng import Rng
 
 CUSTOMER = 0
@@ -117,20 +126,21 @@ def parse_placement(book: Rulebook, item: Any) -> Placement:
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (row, col, block)):
         raise DecisionRefused("a placement needs whole-number 'row', 'col' and 'block'")
     if face not in FACE_NAMES:
-        raise DecisionRefused(f"block {block}: 'face' must be 'left' or 'right', not {face!r}")
+        raise DecisionRefused(f"A block is placed showing its 'left' or 'right' face, not {face!r}.")
     if not 0 <= block < len(book.blocks):
-        raise DecisionRefused(f"there is no block {block}; blocks are numbered 0 to {len(book.blocks) - 1}")
+        raise DecisionRefused(NO_SUCH_BLOCK)
+    name = block_text(book.blocks[block])
     side = FACE_NAMES.index(face)
     shown = book.blocks[block].face(side)[0]
     letter = item.get("letter")
     if shown == STAR:
         if not isinstance(letter, str) or len(letter) != 1 or letter.upper() not in LETTERS:
-            raise DecisionRefused(f"block {block}'s {face} face is a star; declare the letter (A to Z) it "
-                                  "stands for")
+            raise DecisionRefused(f"The {face} face of the {name} is a star; declare the letter (A to Z) "
+                                  "it stands for.")
         return Placement(row, col, block, side, LETTERS.index(letter.upper()))
     if letter is not None and (not isinstance(letter, str) or letter.upper() != LETTERS[shown]):
-        raise DecisionRefused(f"block {block}'s {face} face shows {LETTERS[shown]}, not {letter!r}; only a "
-                              "star takes a declared letter")
+        raise DecisionRefused(f"The {face} face of the {name} shows {LETTERS[shown]}, not {letter!r}; only "
+                              "a star takes a declared letter.")
     return Placement(row, col, block, side, shown)
 
 
@@ -176,7 +186,7 @@ class PrismWordsRound(BoardRound):
             raise DecisionRefused("the game is over; no move is taken after the end")
         seat, choice = self._parse(decision)
         if seat != CUSTOMER:
-            raise DecisionRefused(f"the customer plays seat {CUSTOMER}; seat {seat} is a machine opponent")
+            raise DecisionRefused(not_your_seat(seat, self.table.seats))
         try:
             self.apply(seat, choice)
         except IllegalPlay as exc:

@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from egm.games.margin import margin_of
-from egm.games.prism_words.blocks import BLOCK_COUNT, Block
-from egm.games.prism_words.board import Grid, IllegalPlay, Placement, ScoredPlay, score_play
+from egm.games.prism_words.blocks import BLOCK_COUNT, Block, block_text
+from egm.games.prism_words.board import NO_SUCH_BLOCK, Grid, IllegalPlay, Placement, ScoredPlay, score_play
 from egm.games.prism_words.lexicon import Lexicon
+from egm.games.seats import possessive
 from egm.rng import Rng, derive_seed
 
 PLAY, EXCHANGE, PASS = "play", "exchange", "pass"
@@ -136,14 +137,17 @@ class Table:
         if self.finished:
             raise IllegalPlay("the game is over; no move is taken after the end")
         if seat != self.turn:
-            raise IllegalPlay(f"it is seat {self.turn}'s turn, not seat {seat}'s; wait for your turn")
+            raise IllegalPlay(f"It is {possessive(self.turn, self.seats)} turn; wait for your turn.")
 
     def score(self, seat: int, placements: Sequence[Placement]) -> ScoredPlay:
         """The scored play, or IllegalPlay naming the rule it breaks (nothing changes either way)."""
         self._check_turn(seat)
         for p in placements:
+            if not 0 <= p.block < len(self.book.blocks):
+                raise IllegalPlay(NO_SUCH_BLOCK)
             if p.block not in self.racks[seat]:
-                raise IllegalPlay(f"seat {seat} does not hold block {p.block}; play blocks from the rack")
+                raise IllegalPlay(f"The {block_text(self.book.blocks[p.block])} is not in "
+                                  f"{possessive(seat, self.seats)} rack; play blocks from the rack.")
         book = self.book
         return score_play(self.grid, book.blocks, book.lexicon, placements, doubling=book.doubling,
                           rack_size=book.rack_size, first_word_min=book.first_word_min)

@@ -47,6 +47,7 @@ from egm.games.property.paytable import PropertyRules
 from egm.games.property.strategy import MACHINE_STRATEGIES, ReserveStrategy
 from egm.games.property.table import Flow, Refused, Request, Table, Trade
 from egm.games.record import open_record, seal
+from egm.games.seats import not_your_seat, possessive
 from egm.rng import Rng
 
 CUSTOMER = 0
@@ -148,9 +149,12 @@ class PropertyRound(BoardRound):
         if self.request is None:
             raise DecisionRefused("the game is over; no decision is taken now")
         seat = decision.args.get("seat", CUSTOMER)
-        if seat != CUSTOMER or self.request.seat != CUSTOMER:
-            raise DecisionRefused(f"it is not seat {seat}'s turn to decide; the customer plays seat "
-                                  f"{CUSTOMER}")
+        seats = len(self.table.seats)
+        if seat != CUSTOMER:
+            raise DecisionRefused(not_your_seat(seat, seats))
+        if self.request.seat != CUSTOMER:
+            raise DecisionRefused(f"It is {possessive(self.request.seat, seats)} turn to decide; wait for "
+                                  "your turn.")
         kind, step = decision.kind, self.request.kind
         if kind not in ALLOWED[step]:
             raise DecisionRefused(f"'{kind}' is not a decision now; while the game waits on '{step}' the "

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from egm.games.property.board import HOTEL, Board
 from egm.games.property.paytable import BOARD_SIZE, CardSpec, PropertyRules
+from egm.games.seats import possessive, seat_name
 from egm.rng import Rng
 
 BANK = -1
@@ -668,7 +669,7 @@ class Table:
     def check_trade(self, trade: Trade) -> None:
         seat, other = trade.seat, trade.other
         if other == seat or not 0 <= other < len(self.seats) or self.seats[other].bankrupt:
-            raise Refused(f"seat {other} is not another player in this game")
+            raise Refused("A trade is made with another player still in the game.")
         if not trade.give and not trade.get:
             raise Refused("a trade needs at least one title card changing hands")
         for giver, spaces in ((seat, trade.give), (other, trade.get)):
@@ -679,7 +680,8 @@ class Table:
                     raise Refused(f"space {space} is not a title card; only properties, railroads and "
                                   "utilities are traded")
                 if self.owner[space] != giver:
-                    raise Refused(f"{self.board.names[space]} is not seat {giver}'s to trade")
+                    whose = possessive(giver, len(self.seats))
+                    raise Refused(f"{self.board.names[space]} is not {whose} title to trade.")
                 group = self.board.group_of[space]
                 if group >= 0 and any(self.houses[s] for s in self.board.groups[group]):
                     raise Refused(f"{self.board.names[space]}'s group has buildings; buildings are never "
@@ -687,8 +689,9 @@ class Table:
         for payer, receives, cash in ((seat, trade.get, trade.cash), (other, trade.give, -trade.cash)):
             due = max(cash, 0) + sum(self.interest(s) for s in receives if self.mortgaged[s])
             if self.seats[payer].cash < due:
-                raise Refused(f"seat {payer} would owe ${due} (cash and interest on mortgaged titles) "
-                              f"and has ${self.seats[payer].cash}")
+                who = "You" if payer == 0 else seat_name(payer, len(self.seats))
+                raise Refused(f"{who} would owe board ${due:,} (cash and interest on mortgaged titles) "
+                              f"and {'have' if payer == 0 else 'has'} board ${self.seats[payer].cash:,}.")
 
     def trade(self, trade: Trade) -> None:
         """Carry out a checked trade: cash, titles, then the interest on mortgaged titles received."""
