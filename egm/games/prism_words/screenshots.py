@@ -17,6 +17,7 @@ def _play(s: Session) -> None:
     start_from_menu(s, DESCRIPTOR.id)
     for _ in range(2):
         s.key("h")
+        s.settle()  # the machine's move plays out before the next press
     table = s.cabinet.round.view().table
     filled = {(item["row"], item["col"]) for item in table["grid"]}
     row, col = min((r, c + 1) for r, c in filled if (r, c + 1) not in filled and c + 1 < table["cols"])

@@ -29,6 +29,7 @@ def _auto_until(s: Session, done: Callable[[dict[str, Any]], bool]) -> None:
     while s.cabinet.round is not None and s.state.startswith("game.") and not done(_table(s)):
         s.video.send(PlayerDecision(s.cabinet.round.reference_decision()))
         s.wait(0.1)
+    s.settle()  # the turns play out on the board
 
 
 def _press(s: Session, label: str, selected: int | None = None) -> None:
@@ -66,7 +67,7 @@ def end(s: Session) -> None:
     """A whole game by AUTO PLAY: the result and the final board."""
     _start(s)
     _auto_until(s, lambda view: False)
-    s.wait(4.0)
+    s.wait(4.0)  # the win rolls up
 
 
 RECIPES: dict[str, Callable[[Session], None]] = {
