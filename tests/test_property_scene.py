@@ -89,6 +89,10 @@ def test_screenshot_recipes_reach_their_pictures(signed_tree: Any, tmp_path: Pat
         RECIPES[name](s)
         if name == "property-end":
             assert s.cabinet.snapshot()["last_outcome"]["game_id"] == "property"
+        elif name == "property-machine-turn":  # caught while the machine's turn plays out
+            scene = s.video.scene
+            event = s.cabinet.round.view().table["recent"][scene.machine.shown(s.video.frame.now) - 1]
+            assert scene.busy(s.video.frame) and event["seat"] and event["kind"] in ("buy", "rent")
         else:
             view = snap.table(s.cabinet.snapshot())["view"].table
             expected = {"property-board": "turn", "property-decision": "buy", "property-trade": "turn"}[name]

@@ -52,9 +52,10 @@ def walked(event: Mapping[str, Any], progress: float) -> int:
 
 
 def staged(view: Mapping[str, Any], shown: int, progress: float = 1.0) -> dict[str, Any]:
-    """The table with only the first `shown` recent events made (the newest `progress` into its tick)."""
+    """The table with only the first `shown` recent events made (the newest `progress` into its tick),
+    while they play out: no decision is asked and no result shown yet."""
     recent = list(view.get("recent") or [])
-    if shown >= len(recent):
+    if not recent:
         return dict(view)
     done, hidden = recent[:shown], recent[shown:]
     log = list(view.get("log") or [])
