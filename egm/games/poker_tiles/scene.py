@@ -14,7 +14,7 @@ exchange choice and a drag in progress (presentation state: a power cut clears i
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pygame
@@ -335,7 +335,10 @@ class PokerTilesScene(Scene):
             draw_end_panel(surface, kit, frame, END, standings)
             return
         self._draw_rack(surface, table)
-        draw_all(surface, kit, self.buttons(table), frame.now)
+        buttons = self.buttons(table)
+        if self.busy(frame):  # dark while the machine plays: a press now is held
+            buttons = [replace(b, lamp="off") for b in buttons]
+        draw_all(surface, kit, buttons, frame.now)
 
     def _draw_board(self, surface: pygame.Surface, table: Mapping[str, Any]) -> None:
         kit = self.res.kit

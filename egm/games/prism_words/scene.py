@@ -12,7 +12,7 @@ egm.games.prism_words.game); the scene keeps only the staged blocks and the sele
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pygame
@@ -269,7 +269,10 @@ class PrismWordsScene(Scene):
         self._draw_words(surface, view, WORDS)
         self._draw_rack(surface, view)
         if view.get("step") == "play":
-            draw_all(surface, kit, self._buttons(), frame.now)
+            buttons = self._buttons()
+            if self.busy(frame):  # dark while the machine plays: a press now is held
+                buttons = [replace(b, lamp="off") for b in buttons]
+            draw_all(surface, kit, buttons, frame.now)
 
     def _face(self, surface: pygame.Surface, rect: pygame.Rect, letter: str, value: int | None, boxed: bool,
               star: bool = False) -> None:
