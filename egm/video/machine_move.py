@@ -52,9 +52,7 @@ def machine_pieces(moves: Sequence[Mapping[str, Any]],
     """The pieces of the machine's moves after the customer's latest move, in the order of play."""
     customer = [i for i, move in enumerate(moves) if move["seat"] == 0]
     pieces: list[Piece] = []
-    for index in range(customer[-1] + 1 if customer else 0, len(moves)):
-        if moves[index]["seat"] == 0:
-            continue
+    for index in range(customer[-1] + 1 if customer else 0, len(moves)):  # all the machine's
         squares = [tuple(square) for square in squares_of(moves[index])]
         pieces += [Piece(index, (square[0], square[1])) for square in squares] or [Piece(index, None)]
     return pieces
