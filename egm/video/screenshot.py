@@ -57,6 +57,7 @@ def play_one(s: Session, game_id: str | None = None) -> None:
         s.video.send(PlayerDecision(s.cabinet.round.reference_decision()))
         s.wait(0.1)
     s.wait(8.0)
+    s.settle()  # a board game's last machine turn may still be playing out
 
 
 def operator(s: Session) -> None:
