@@ -132,6 +132,10 @@ def test_screenshot_recipes_reach_the_table(signed_tree, tmp_path: Path, name: s
         SCREENSHOT_RECIPES[name](s)
         if name == "prism-words-play":
             assert s.state == "game.prism-words.play" and len(customer_moves(s)) == 2
+        elif name == "prism-words-machine":  # caught while the machine's blocks go down
+            scene = s.video.scene
+            assert s.state == "game.prism-words.play" and scene.busy(s.video.frame)
+            assert 0 < scene.machine.shown(s.video.frame.now) < len(scene.machine.pieces)
         else:
             assert s.state != "game.prism-words.play"
             assert s.cabinet.snapshot()["last_outcome"]["game_id"] == "prism-words"

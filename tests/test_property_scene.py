@@ -51,10 +51,11 @@ def test_every_button_is_a_decision_the_round_takes(scene: PropertyScene) -> Non
     steps, pressed = set(), 0
     while not round_.finished:
         view = round_.table_view()
-        frame = Frame({"game": {"view": round_.view()}}, 0.0)
+        frame = Frame({"game": {"view": round_.view()}}, 60.0 * pressed)
         owned = [i for i, owner in enumerate(view["owner"]) if owner == 0]
         scene.selected = owned[0] if owned else None
         scene.draw(surface, frame)
+        frame = Frame(frame.snapshot, frame.now + 30.0)  # the turns since the last decision played out
         steps.add(view["decision"])
         buttons = scene.buttons(view)
         assert buttons, f"no button on decision {view['decision']}"
@@ -68,7 +69,7 @@ def test_every_button_is_a_decision_the_round_takes(scene: PropertyScene) -> Non
         except DecisionRefused as exc:
             raise AssertionError(f"the scene offered a refused decision: {exc}") from exc
         pressed += 1
-    scene.draw(surface, Frame({"game": {"view": round_.view()}}, 0.0))
+    scene.draw(surface, Frame({"game": {"view": round_.view()}}, 60.0 * pressed))
     assert {"turn", "buy"} <= steps and pressed > 20
 
 
@@ -88,6 +89,10 @@ def test_screenshot_recipes_reach_their_pictures(signed_tree: Any, tmp_path: Pat
         RECIPES[name](s)
         if name == "property-end":
             assert s.cabinet.snapshot()["last_outcome"]["game_id"] == "property"
+        elif name == "property-machine-turn":  # caught while the machine's turn plays out
+            scene = s.video.scene
+            event = s.cabinet.round.view().table["recent"][scene.machine.shown(s.video.frame.now) - 1]
+            assert scene.busy(s.video.frame) and event["seat"] and event["kind"] in ("buy", "rent")
         else:
             view = snap.table(s.cabinet.snapshot())["view"].table
             expected = {"property-board": "turn", "property-decision": "buy", "property-trade": "turn"}[name]

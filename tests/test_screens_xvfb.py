@@ -54,7 +54,8 @@ quit
 
 
 def second_run(shots: Path) -> str:
-    autoplay = "\n".join("key h\nwait 0.2" for _ in range(40))
+    # a Poker Grid game is 26 turns; after each, the machine's card goes down (0.9 s, input held)
+    autoplay = "\n".join("key h\nwait 1.1" for _ in range(32))
     tabs = "\n".join(f"click {x} {y}\nwait 0.3\nshot {shots}/09-service-{tab}.png"
                      for tab, (x, y) in ((t, tab_centre(t)) for t in ("devices", "settings", "pools", "rom",
                                                                      "events")))

@@ -102,6 +102,8 @@ def check_reveal(s: Session, revealing: int | None, waited: bool, shown_before: 
         assert scene.busy(frame)
     if not (scene.game_id and scene.busy(frame)):
         return revealing if technician else None
+    if frame.view is not None and frame.view.win_credits is None:
+        return frame.round_number  # a board game's machine move playing out mid-round: held, no result yet
     outcome = s.cabinet.last_outcome
     assert outcome is not None and outcome["number"] == frame.round_number
     credit, win = video.meters_shown(frame)
@@ -150,8 +152,8 @@ BILL = ("key", "f7")  # $100
 PLAY_DRAGON = [BILL, ("key", "space"), ("key", "1"), ("key", "2"), ("key", "3"), ("key", "return"),
                ("key", "h"), ("wait", 8.0)]
 FIRST_TILE = 1 + len(PANEL_BUTTONS) + DRAWER_ITEMS  # HOT's first game-menu tile
-PLAY_GRID = [BILL, ("click", HOT[FIRST_TILE + GAMES.index("poker-grid")]), *[("key", "h")] * 30,
-             ("wait", 3.0)]
+PLAY_GRID = [BILL, ("click", HOT[FIRST_TILE + GAMES.index("poker-grid")]),  # each turn, then the machine's
+             *[action for _ in range(30) for action in (("key", "h"), ("wait", 2.0))], ("wait", 3.0)]
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,

@@ -31,7 +31,7 @@ from egm.video.drawer import DRAWER_RECT, DeviceDrawer
 from egm.video.inputs import DEVICE_KEYS, PANEL_KEYS, PointerFilter
 from egm.video.layout import BAR_RECT, CONTENT_RECT, LOGICAL_SIZE, Viewport
 from egm.video.overlays import draw_help, draw_ticket_overlay, draw_toasts, help_pages, shade
-from egm.video.panel import AUTO_PLAY, BET_BUTTONS, DENOMINATION, MENU, WAIT_REVEAL, PanelBar
+from egm.video.panel import AUTO_PLAY, BET_BUTTONS, DENOMINATION, MENU, PanelBar
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.scenes import game_scene
 from egm.video.scenes.attract import AttractScene
@@ -379,7 +379,7 @@ class VideoController(PanelBar, PanelWager, DeviceDrawer):
 
     def _to_scene(self, event: pygame.event.Event) -> None:
         if self.scene.busy(self.frame) and event.type in (pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
-            self.toast(WAIT_REVEAL)
+            self.toast(self.scene.wait_notice)
             return
         if event.type in (pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
             self.rollup_start = None  # the win's roll-up and celebration end at once
@@ -450,7 +450,7 @@ class VideoController(PanelBar, PanelWager, DeviceDrawer):
             self.running = False
         elif name == "menu":
             if self.scene.busy(self.frame):  # the reveal is never skipped, not even to the menu
-                self.toast(WAIT_REVEAL)
+                self.toast(self.scene.wait_notice)
                 return
             self.table = None
             self._refresh()

@@ -33,7 +33,6 @@ PANEL_BUTTONS = (  # (panel button, label, x, width) along the bottom bar; AUTO_
 BET_BUTTONS = ("bet_one", "max_bet", "side_bet")
 METER_X, METER_W = 160, 190
 ROLLUP_S = 1.0  # the WIN meter counts up after a reveal
-WAIT_REVEAL = "Please wait: the cards are being revealed."
 
 
 class PanelBar:
@@ -66,7 +65,7 @@ class PanelBar:
         if button == "help":
             return True, ""
         if self.scene.busy(self.frame):
-            return False, WAIT_REVEAL
+            return False, self.scene.wait_notice
         live = state.startswith("game.")
         if button == "cash_out":
             if live:

@@ -96,11 +96,15 @@ class Resources:
         return cls(kit=kit, cards=CardRenderer(kit))
 
 
+WAIT_REVEAL = "Please wait: the cards are being revealed."
+
+
 class Scene(ABC):
     """One screen. Subclasses set `name` (and `game_id` for a game table)."""
 
     name: ClassVar[str]
     game_id: ClassVar[str] = ""
+    wait_notice: ClassVar[str] = WAIT_REVEAL  # what a press hears while the scene is `busy`
 
     def __init__(self, res: Resources) -> None:
         self.res = res

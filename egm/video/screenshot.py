@@ -43,6 +43,7 @@ def auto_play_to_end(s: Session, game_id: str) -> None:
     start_from_menu(s, game_id)
     while s.state == f"game.{game_id}.play":
         s.key("h")
+        s.settle()  # the machine's move plays out before the next press
 
 
 def play_one(s: Session, game_id: str | None = None) -> None:
@@ -56,6 +57,7 @@ def play_one(s: Session, game_id: str | None = None) -> None:
         s.video.send(PlayerDecision(s.cabinet.round.reference_decision()))
         s.wait(0.1)
     s.wait(8.0)
+    s.settle()  # a board game's last machine turn may still be playing out
 
 
 def operator(s: Session) -> None:

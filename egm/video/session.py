@@ -127,6 +127,12 @@ class Session:
             self.clock.advance(min(FRAME_S * 6, end - self.clock.monotonic()))
             self.video.update()
 
+    def settle(self, limit_s: float = 60.0) -> None:
+        """Let time pass until the table's animation (a reveal, the machine's move) is over."""
+        end = self.clock.monotonic() + limit_s
+        while self.video.scene.busy(self.video.frame) and self.clock.monotonic() < end:
+            self.wait(FRAME_S * 6)
+
     def render(self) -> pygame.Surface:
         self.video.update()
         return self.video.render()

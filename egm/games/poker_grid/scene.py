@@ -26,6 +26,7 @@ from egm.games.poker_grid.table import seat_name
 from egm.video.deal import Deal
 from egm.video.drag import Drag
 from egm.video.end_panel import draw_end_panel, end_buttons
+from egm.video.machine_move import HIGHLIGHT, MachineMove
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.theme import (
     AMBER,
@@ -87,9 +88,13 @@ class PokerGridScene(Scene):
         self.round_key: Any = None
         self.deal = Deal(DEAL_CARD_S)
         self.deal_order: dict[tuple[Any, ...], int] = {}  # the cards being dealt, in deal order
+        self.machine = MachineMove()  # the machine's cards put down one by one (egm/video/machine_move.py)
+
+    wait_notice = "Please wait: the machine is playing its cards."
 
     # --- state ------------------------------------------------------------------------------------
     def enter(self, frame: Frame) -> None:
+        self.machine.settle()  # a table seen on entering (after a power cut too) is shown settled
         self._sync(frame)
 
     def update(self, frame: Frame) -> None:
@@ -97,8 +102,10 @@ class PokerGridScene(Scene):
 
     def _sync(self, frame: Frame) -> None:
         """Drop the selection when the hand or the step changes (a play was made, a new round); a
-        fresh round (no card played yet) is dealt."""
+        fresh round (no card played yet) is dealt; the machine's new cards are put down one by one."""
         view = frame.table
+        self.machine.follow(frame.now, frame.round_number, view.get("last_plays", []),
+                            lambda move: [(move["row"], move["col"])])
         key = (frame.round_number, tuple(view.get("hand", [])), view.get("step"),
                tuple(view.get("scores", [])))
         if key != self.round_key:
@@ -113,6 +120,15 @@ class PokerGridScene(Scene):
     def hurry(self, frame: Frame) -> None:
         """A press during the deal lays every card at once (the deal shows no result to skip)."""
         self.deal.hurry()
+
+    def busy(self, frame: Frame) -> bool:
+        """While the machine's cards go down, input is held (it shows how the round came out)."""
+        self._sync(frame)
+        return self.machine.playing(frame.now)
+
+    def shown_table(self, frame: Frame) -> dict[str, Any]:
+        """The round's table as the machine's cards have gone down so far."""
+        return self.machine.table(frame.table, frame.now, "last_plays", empty="")
 
     def dealt(self, frame: Frame, card: tuple[Any, ...]) -> bool:
         """Whether a card (a key of `deal_order`) is on the table now."""
@@ -170,15 +186,15 @@ class PokerGridScene(Scene):
         kit.text(surface, "POKER GRID", (BOARD_X, 12), 44, GOLD, bold=True)
         if not view.get("rows"):
             return
-        self._draw_board(surface, frame)
-        if frame.view is not None and frame.view.win_credits is not None:
+        view = self.shown_table(frame)
+        self._draw_board(surface, frame, view)
+        if frame.view is not None and frame.view.win_credits is not None and not self.busy(frame):
             self._draw_result(surface, frame)
         else:
-            self._draw_side(surface, frame)
+            self._draw_side(surface, frame, view)
         self._draw_hand(surface, frame)
 
-    def _draw_board(self, surface: pygame.Surface, frame: Frame) -> None:
-        view = frame.table
+    def _draw_board(self, surface: pygame.Surface, frame: Frame, view: Mapping[str, Any]) -> None:
         kit = self.res.kit
         rows, cols = view["rows"], view["cols"]
         frame_rect = pygame.Rect(BOARD_X - 12, BOARD_Y - 12, cols * CELL + 18, rows * CELL + 18)
@@ -213,6 +229,10 @@ class PokerGridScene(Scene):
                     pygame.draw.rect(surface, AMBER, badge, border_radius=8)
                     points = f"+{placed[(row, col)]['points']}"
                     kit.text(surface, points, badge.center, 26, (20, 10, 0), bold=True, anchor="center")
+        newest = self.machine.newest(frame.now)
+        if newest is not None:  # the machine's card just put down
+            ring = square_rect(*newest).inflate(10, 10)
+            pygame.draw.rect(surface, HIGHLIGHT, ring, width=6, border_radius=12)
 
     def end_buttons(self, frame: Frame) -> list[Button]:
         """PLAY AGAIN and GAME MENU on the finished game (the live table only, not a recall picture)."""
@@ -225,8 +245,8 @@ class PokerGridScene(Scene):
         draw_end_panel(surface, self.res.kit, frame, SIDE,
                        "   ".join(f"{n} {s}" for n, s in zip(names, scores, strict=False)))
 
-    def _draw_side(self, surface: pygame.Surface, frame: Frame) -> None:
-        kit, view = self.res.kit, frame.table
+    def _draw_side(self, surface: pygame.Surface, frame: Frame, view: Mapping[str, Any]) -> None:
+        kit = self.res.kit
         panel(surface, SIDE)
         scores = view.get("scores", [])
         names = [seat_name(seat, len(scores)) for seat in range(len(scores))]

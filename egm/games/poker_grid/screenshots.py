@@ -18,6 +18,7 @@ def _play(s: Session, placements: int) -> None:
         row, col = s.cabinet.round.view().table["legal"][0]
         s.click(*hand_rect(0).center)
         s.click(*square_rect(row, col).center)
+        s.settle()  # the machine's card goes down
 
 
 RECIPES: dict[str, Callable[[Session], None]] = {

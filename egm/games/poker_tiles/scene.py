@@ -14,7 +14,7 @@ exchange choice and a drag in progress (presentation state: a power cut clears i
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pygame
@@ -25,6 +25,7 @@ from egm.games.base import Decision
 from egm.video.cards import draw_suit
 from egm.video.drag import Drag
 from egm.video.end_panel import draw_end_panel, end_buttons
+from egm.video.machine_move import HIGHLIGHT, MachineMove
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.theme import (
     AMBER,
@@ -119,6 +120,11 @@ class Pending:
     declared: str | None = None  # a joker's card once declared
 
 
+def played_squares(move: Mapping[str, Any]) -> list[tuple[int, int]]:
+    """The squares a move put tiles on (none for an exchange, a pass or a joker swap)."""
+    return [(t["row"], t["col"]) for t in move.get("tiles", [])] if move["kind"] == "play" else []
+
+
 class PokerTilesScene(Scene):
     name = "poker-tiles"
     game_id = "poker-tiles"
@@ -131,17 +137,23 @@ class PokerTilesScene(Scene):
         self.exchanging: set[int] | None = None  # rack indices chosen to give back, in exchange mode
         self.rank: str | None = None  # the rank picked for the joker being declared
         self.round_key: Any = None
+        self.machine = MachineMove()  # the machine's tiles put down one by one (egm/video/machine_move.py)
+
+    wait_notice = "Please wait: the machine is playing its tiles."
 
     # --- state ------------------------------------------------------------------------------------
     def enter(self, frame: Frame) -> None:
+        self.machine.settle()  # a table seen on entering (after a power cut too) is shown settled
         self._sync(frame)
 
     def update(self, frame: Frame) -> None:
         self._sync(frame)
 
     def _sync(self, frame: Frame) -> None:
-        """Drop everything in hand when the rack, the step or the scores change (a turn was made)."""
+        """Drop everything in hand when the rack, the step or the scores change (a turn was made); the
+        machine's new tiles are put down one by one."""
         table = frame.table
+        self.machine.follow(frame.now, frame.round_number, table.get("last_moves", []), played_squares)
         key = (
             tuple(table.get("rack", [])),
             frame.step,
@@ -152,6 +164,11 @@ class PokerTilesScene(Scene):
         if key != self.round_key:
             self.round_key = key
             self._reset()
+
+    def busy(self, frame: Frame) -> bool:
+        """While the machine's tiles go down, input is held (it shows how the round came out)."""
+        self._sync(frame)
+        return self.machine.playing(frame.now)
 
     def _reset(self) -> None:
         self.pending, self.selected, self.drag, self.exchanging, self.rank = [], None, None, None, None
@@ -300,21 +317,28 @@ class PokerTilesScene(Scene):
     # --- drawing ----------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface, frame: Frame) -> None:
         self._sync(frame)
-        table = frame.table
+        table = self.machine.table(frame.table, frame.now, "last_moves")  # as the machine's tiles went down
         kit = self.res.kit
         surface.fill(FELT_DARK)
         kit.text(surface, "POKER TILES", (BOARD_X, 10), 44, GOLD, bold=True)
         if not table.get("rows"):
             return
         self._draw_board(surface, table)
+        newest = self.machine.newest(frame.now)
+        if newest is not None:  # the machine's tile just put down
+            ring = square_rect(*newest).inflate(8, 8)
+            pygame.draw.rect(surface, HIGHLIGHT, ring, width=5, border_radius=10)
         self._draw_side(surface, table)
-        if frame.view is not None and frame.view.win_credits is not None:
+        if frame.view is not None and frame.view.win_credits is not None and not self.busy(frame):
             names = seat_names(len(table.get("scores", [])))
             standings = "   ".join(f"{n} {s}" for n, s in zip(names, table.get("scores", []), strict=False))
             draw_end_panel(surface, kit, frame, END, standings)
             return
         self._draw_rack(surface, table)
-        draw_all(surface, kit, self.buttons(table), frame.now)
+        buttons = self.buttons(table)
+        if self.busy(frame):  # dark while the machine plays: a press now is held
+            buttons = [replace(b, lamp="off") for b in buttons]
+        draw_all(surface, kit, buttons, frame.now)
 
     def _draw_board(self, surface: pygame.Surface, table: Mapping[str, Any]) -> None:
         kit = self.res.kit

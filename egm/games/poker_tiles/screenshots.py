@@ -17,6 +17,7 @@ def _play(s: Session) -> None:
     start_from_menu(s, DESCRIPTOR.id)
     for _ in range(3):
         s.key("h")
+        s.settle()  # the machine's move plays out before the next press
     decision = s.cabinet.round.reference_decision()
     if decision.kind != "play":
         return

@@ -12,7 +12,7 @@ egm.games.prism_words.game); the scene keeps only the staged blocks and the sele
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pygame
@@ -21,6 +21,7 @@ from egm.events import PlayerDecision
 from egm.games.base import Decision
 from egm.video.drag import Drag
 from egm.video.end_panel import draw_end_panel, end_buttons
+from egm.video.machine_move import HIGHLIGHT, MachineMove
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.theme import AMBER, CYAN, FELT, FELT_DARK, FELT_EDGE, GOLD, LIGHT_GREY, RED, WHITE, panel
 from egm.video.widgets import Button, draw_all, hit, hit_any
@@ -125,22 +126,41 @@ class PrismWordsScene(Scene):
         self.selected: tuple[int, int] | None = None  # (rack slot, side)
         self.drag: Drag | None = None
         self.round_key: Any = None
+        self.machine = MachineMove()  # the machine's blocks put down one by one (egm/video/machine_move.py)
+
+    wait_notice = "Please wait: the machine is playing its word."
 
     # --- state ------------------------------------------------------------------------------------
     def enter(self, frame: Frame) -> None:
+        self.machine.settle()  # a table seen on entering (after a power cut too) is shown settled
         self._sync(frame)
 
     def update(self, frame: Frame) -> None:
         self._sync(frame)
 
     def _sync(self, frame: Frame) -> None:
-        """Drop the staged blocks and the selection when the round moves on (a move was taken)."""
+        """Drop the staged blocks and the selection when the round moves on (a move was taken); the
+        machine's new blocks are put down one by one."""
         view = frame.table
+        self.machine.follow(frame.now, frame.round_number, view.get("last_moves", []),
+                            lambda move: [(p["row"], p["col"]) for p in move.get("placements", [])])
         key = (frame.round_number, tuple(item["block"] for item in view.get("rack", [])),
                len(view.get("grid", [])), view.get("step"))
         if key != self.round_key:
             self.round_key = key
             self.staged, self.selected, self.drag = [], None, None
+
+    def busy(self, frame: Frame) -> bool:
+        """While the machine's blocks go down, input is held (it shows how the round came out)."""
+        self._sync(frame)
+        return self.machine.playing(frame.now)
+
+    def shown_table(self, frame: Frame) -> dict[str, Any]:
+        """The round's table as the machine's blocks have gone down so far."""
+        table = self.machine.table(frame.table, frame.now, "last_moves")
+        hidden = self.machine.hidden_squares(frame.now)
+        table["grid"] = [item for item in table.get("grid", []) if (item["row"], item["col"]) not in hidden]
+        return table
 
     def _pending_star(self) -> Staged | None:
         return next((s for s in self.staged if s.star and s.letter is None), None)
@@ -229,15 +249,18 @@ class PrismWordsScene(Scene):
     # --- drawing ----------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface, frame: Frame) -> None:
         self._sync(frame)
-        view = frame.table
+        view = self.shown_table(frame)
         kit = self.res.kit
         surface.fill(FELT_DARK)
         kit.text(surface, "PRISM WORDS", (BOARD_X, 8), 44, GOLD, bold=True)
         if not view.get("rows"):
             return
         self._draw_grid(surface, view)
+        newest = self.machine.newest(frame.now)
+        if newest is not None:  # the machine's block just put down
+            pygame.draw.rect(surface, HIGHLIGHT, square_rect(*newest).inflate(8, 8), width=5, border_radius=8)
         self._draw_scores(surface, view)
-        if frame.view is not None and frame.view.win_credits is not None:
+        if frame.view is not None and frame.view.win_credits is not None and not self.busy(frame):
             self._draw_words(surface, view, ENDED_WORDS)
             names = seat_names(len(view.get("scores", [])))
             standings = "   ".join(f"{n} {s}" for n, s in zip(names, view.get("scores", []), strict=False))
@@ -246,7 +269,10 @@ class PrismWordsScene(Scene):
         self._draw_words(surface, view, WORDS)
         self._draw_rack(surface, view)
         if view.get("step") == "play":
-            draw_all(surface, kit, self._buttons(), frame.now)
+            buttons = self._buttons()
+            if self.busy(frame):  # dark while the machine plays: a press now is held
+                buttons = [replace(b, lamp="off") for b in buttons]
+            draw_all(surface, kit, buttons, frame.now)
 
     def _face(self, surface: pygame.Surface, rect: pygame.Rect, letter: str, value: int | None, boxed: bool,
               star: bool = False) -> None:

@@ -112,6 +112,7 @@ class PropertyRound(BoardRound):
         self._flow: Flow = self.table.play()
         self.request: Request | None = None
         self._seen = 0  # events already shown when the customer last decided
+        self.own: list[tuple[int, dict[str, Any]]] = []  # the customer's declines and bids, at their place
         self._advance(None)
 
     def _advance(self, answer: Any) -> None:
@@ -134,8 +135,33 @@ class PropertyRound(BoardRound):
         answer = self._check(decision)
         self.decisions.append(decision.to_record())
         self._seen = len(self.table.events or ())
+        self._note(decision)
         if answer is not None:
             self._advance(answer)
+
+    def _note(self, decision: Decision) -> None:
+        """The customer's decline or bid, for the log (the engine's events are the money's; these say
+        what the customer chose, in the order it was chosen)."""
+        request = self.request
+        if request is None or self.table.events is None or decision.kind not in ("decline", "bid"):
+            return
+        note: dict[str, Any] = {"seat": CUSTOMER, "kind": decision.kind, "space": request.space}
+        if decision.kind == "bid":
+            note.update(lot=request.lot, amount=decision.args["amount"])
+        self.own.append((self._seen, note))
+
+    def log(self) -> list[dict[str, Any]]:
+        """The engine's events with the customer's own declines and bids in their places."""
+        events, own = list(self.table.events or ()), iter(self.own)
+        merged: list[dict[str, Any]] = []
+        pending = next(own, None)
+        for index, event in enumerate([*events, None]):
+            while pending is not None and pending[0] == index:
+                merged.append(pending[1])
+                pending = next(own, None)
+            if event is not None:
+                merged.append(event)
+        return merged
 
     def _space(self, decision: Decision) -> int:
         space = decision.args.get("space")
@@ -293,6 +319,9 @@ class PropertyRound(BoardRound):
         """The table scene's own data (egm/games/property/scene.py reads it)."""
         table, request = self.table, self.request
         events = table.events or []
+        recent = events[self._seen:]
+        card = next((e for e in reversed(recent) if e["kind"] == "card" and "text" in e), None)
+        latest = self.decisions[-1]["kind"] if self.decisions else ""
         waiting = None
         if request is not None:
             waiting = {"seat": request.seat, "kind": request.kind, "space": request.space, "lot": request.lot}
@@ -315,10 +344,12 @@ class PropertyRound(BoardRound):
             "mortgaged": list(table.mortgaged),
             "bank_houses": table.bank_houses,
             "bank_hotels": table.bank_hotels,
-            "last_card": list(table.last_card) if table.last_card else None,
-            "last_trade": table.last_trade,
-            "recent": events[self._seen:],
-            "log": events[-LOG_EVENTS:],
+            # the card drawn and the trade answered stay until the customer's next decision
+            "last_card": [card["deck"], card["text"]] if card else None,
+            "last_trade": table.last_trade if latest == "trade" else None,
+            "recent": recent,
+            "cash_before": events[self._seen - 1]["cash_after"] if self._seen else None,
+            "log": self.log()[-LOG_EVENTS:],
             "result": self.result if self.finished else None,
             "final": ({"place": self.place, "margin": self.margin, "awards": self.awards()}
                       if self.finished else None),

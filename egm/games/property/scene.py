@@ -18,14 +18,24 @@ import pygame
 
 from egm.events import PlayerDecision
 from egm.games.base import Decision
+from egm.games.property import turn_view
+from egm.games.property.spaces import (
+    BOARD,
+    LABEL_SIZE,
+    LINE_H,
+    TOKEN_R,
+    band_rect,
+    label_lines,
+    space_rect,
+    text_box,
+    token_centre,
+)
 from egm.video.end_panel import draw_end_panel, end_buttons
+from egm.video.machine_move import HIGHLIGHT, MachineMove
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.theme import AMBER, CYAN, FELT, FELT_DARK, GOLD, GREEN, LIGHT_GREY, RED, WHITE, panel
 from egm.video.widgets import hit_any
 
-BOARD = pygame.Rect(16, 16, 898, 898)
-CORNER = 116
-SIDE_CELL = (BOARD.width - 2 * CORNER) // 9  # 74
 PANEL_RECT = pygame.Rect(934, 16, 970, 898)
 END = pygame.Rect(944, 504, 950, 400)  # the end screen, in the panel below the log
 GROUP_COLOURS = {
@@ -37,39 +47,8 @@ SEAT_COLOURS = (CYAN, RED, AMBER, (180, 120, 255))
 PAPER = (232, 236, 222)
 INK = (20, 20, 24)
 BUTTON_H = 64
+EVENT_S = 0.4  # one event of the turns played out every 400 ms
 LOG_LINES = 9
-
-
-def space_rect(index: int) -> pygame.Rect:
-    """Space 0 (Go) is the bottom-right corner; play runs left along the bottom, up the left side,
-    right along the top and down the right side."""
-    side, step = divmod(index, 10)
-    if step == 0:  # a corner
-        x = (BOARD.right - CORNER, BOARD.x, BOARD.x, BOARD.right - CORNER)[side]
-        y = (BOARD.bottom - CORNER, BOARD.bottom - CORNER, BOARD.y, BOARD.y)[side]
-        return pygame.Rect(x, y, CORNER, CORNER)
-    offset = CORNER + (step - 1) * SIDE_CELL
-    if side == 0:
-        return pygame.Rect(BOARD.right - offset - SIDE_CELL, BOARD.bottom - CORNER, SIDE_CELL, CORNER)
-    if side == 1:
-        return pygame.Rect(BOARD.x, BOARD.bottom - offset - SIDE_CELL, CORNER, SIDE_CELL)
-    if side == 2:
-        return pygame.Rect(BOARD.x + offset, BOARD.y, SIDE_CELL, CORNER)
-    return pygame.Rect(BOARD.right - CORNER, BOARD.y + offset, CORNER, SIDE_CELL)
-
-
-def band_rect(index: int) -> pygame.Rect:
-    """The colour band on the inner edge of a side space."""
-    rect = space_rect(index)
-    side = index // 10
-    depth = 26
-    if side == 0:
-        return pygame.Rect(rect.x, rect.y, rect.width, depth)
-    if side == 1:
-        return pygame.Rect(rect.right - depth, rect.y, depth, rect.height)
-    if side == 2:
-        return pygame.Rect(rect.x, rect.bottom - depth, rect.width, depth)
-    return pygame.Rect(rect.x, rect.y, depth, rect.height)
 
 
 @dataclass(frozen=True)
@@ -84,13 +63,10 @@ def seat_names(seats: int) -> list[str]:
     return ["YOU"] + [f"MACHINE {i}" if seats > 2 else "MACHINE" for i in range(1, seats)]
 
 
-def short_name(name: str) -> str:
-    return name.replace("Avenue", "Ave.").replace("Railroad", "R.R.").replace("North Carolina", "N. Carolina")
-
-
 YOU_SAY = {"pays": "pay", "gets": "get", "buys": "buy", "wins": "win", "builds": "build", "sells": "sell",
            "mortgages": "mortgage", "lifts": "lift", "trades": "trade", "is": "are", "collects": "collect",
-           "moves": "move", "draws": "draw", "goes": "go"}  # the verbs as YOU says them
+           "moves": "move", "draws": "draw", "goes": "go", "declines": "decline", "bids": "bid",
+           "passes": "pass"}  # the verbs as YOU says them
 
 
 def describe(event: dict[str, Any], spaces: list[dict[str, Any]], names: Sequence[str] = ("YOU", "MACHINE")
@@ -116,8 +92,15 @@ def describe(event: dict[str, Any], spaces: list[dict[str, Any]], names: Sequenc
     if kind == "card":
         if "text" in event:
             return f"{who} {does('draws')}: {event['text']}"
-        card = str(event["card"]).replace("_", " ")
-        return f"{who} {does('pays') if event.get('payer') == seat else does('gets')} ${amount} ({card})"
+        if event.get("payer") == seat:  # the card was said the line before: no card id here
+            return f"{who} {does('pays')} ${amount} to {name(event.get('payee'))}, as the card says"
+        return f"{who} {does('gets')} ${amount} from {name(event.get('payer'))}, as the card says"
+    if kind == "decline":
+        return f"{who} {does('declines')} {space}: it goes to auction"
+    if kind == "bid":
+        lot = space if event.get("lot") == "property" else f"a {event.get('lot')} on {space}"
+        return (f"{who} {does('bids')} ${amount} for {lot}" if amount
+                else f"{who} {does('passes')} in the auction for {lot}")
     if kind == "jail":
         reason = str(event.get("reason", "card")).replace("_", " ")
         if amount:
@@ -146,12 +129,37 @@ class PropertyScene(Scene):
     name = "property"
     game_id = "property"
 
+    wait_notice = "Please wait: the machine is playing its turn."
+
     def __init__(self, res: Resources) -> None:
         super().__init__(res)
         self.selected: int | None = None
+        self.machine = MachineMove(piece_s=EVENT_S)  # the turns' events one a tick (turn_view.py)
 
     def enter(self, frame: Frame) -> None:
         self.selected = None
+        self.machine.settle()  # a table seen on entering (after a power cut too) is shown settled
+        self.update(frame)
+
+    def update(self, frame: Frame) -> None:
+        """The events since the customer's last decision are played out when a new table arrives."""
+        view = frame.table
+        recent = view.get("recent") or []
+        key = (frame.round_number, len(view.get("log") or []), repr(recent))
+        self.machine.take(frame.now, key, turn_view.pieces(view))
+
+    def busy(self, frame: Frame) -> bool:
+        """While the turns play out, input is held (they show how the round came out)."""
+        self.update(frame)
+        return self.machine.playing(frame.now)
+
+    def shown_table(self, frame: Frame) -> dict[str, Any]:
+        """The round's table as the turns have played out so far."""
+        self.update(frame)
+        now = frame.now
+        if not self.machine.playing(now):
+            return dict(frame.table)
+        return turn_view.staged(frame.table, self.machine.shown(now), self.machine.progress(now))
 
     # --- input ------------------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event, frame: Frame) -> list[object]:
@@ -160,7 +168,8 @@ class PropertyScene(Scene):
             button = hit_any(end_buttons(frame, END), event.pos)
             if button is not None:  # a dark PLAY AGAIN still asks: the shell says why not
                 return [UiAction(button.action)]
-        if event.type != pygame.MOUSEBUTTONUP or event.button != 1 or not view.get("waiting"):
+        if (event.type != pygame.MOUSEBUTTONUP or event.button != 1 or not view.get("waiting")
+                or self.busy(frame)):
             return []
         for button in self.buttons(view):
             if button.rect.collidepoint(event.pos):
@@ -176,13 +185,14 @@ class PropertyScene(Scene):
 
     # --- drawing ----------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface, frame: Frame) -> None:
-        view = dict(frame.table)
+        view = self.shown_table(frame)
         surface.fill(FELT_DARK)
         if not view.get("spaces"):
             return
         self._draw_board(surface, view)
+        self._draw_move(surface, frame, view)
         self._draw_panel(surface, view)
-        if frame.view is not None and frame.view.win_credits is not None:
+        if frame.view is not None and frame.view.win_credits is not None and not self.busy(frame):
             names = seat_names(len(view["seats"]))
             seats = zip(names, view["seats"], strict=True)
             worth = "   ".join(f"{name} ${seat['net_worth']:,}" for name, seat in seats)
@@ -193,39 +203,41 @@ class PropertyScene(Scene):
         pygame.draw.rect(surface, FELT, BOARD)
         kit.text(surface, "PROPERTY", BOARD.center, 64, GOLD, bold=True, anchor="center")
         kit.text(surface, f"ROUND {view['round']} OF {view['rounds']}", (BOARD.centerx, BOARD.centery + 50),
-                 28,
-                 WHITE, anchor="center")
+                 28, WHITE, anchor="center")
         card = view.get("last_card")
         if card:
-            box = pygame.Rect(0, 0, 520, 110)
-            box.center = (BOARD.centerx, BOARD.centery + 170)
+            box = pygame.Rect(0, 0, 580, 130)
+            box.center = (BOARD.centerx, BOARD.centery + 180)
             pygame.draw.rect(surface, PAPER, box, border_radius=10)
             deck = "CHANCE" if card[0] == "chance" else "COMMUNITY CHEST"
             ink = RED if card[0] == "chance" else (30, 60, 160)
-            kit.text(surface, deck, (box.x + 14, box.y + 8), 22, ink,
-                     bold=True)
-            for k, line in enumerate(_wrap(card[1], 44)[:3]):
-                kit.text(surface, line, (box.x + 14, box.y + 36 + 22 * k), 19, INK)
+            kit.text(surface, deck, (box.x + 14, box.y + 8), 22, ink, bold=True)
+            for k, line in enumerate(kit.wrap(card[1], box.width - 28, 20)[:4]):
+                kit.text(surface, line, (box.x + 14, box.y + 36 + 23 * k), 20, INK)
         for index, space in enumerate(view["spaces"]):
             self._draw_space(surface, view, index, space)
+        seats = len(view["seats"])
         for seat, info in enumerate(view["seats"]):
             if info["bankrupt"]:
                 continue
-            rect = space_rect(info["position"])
-            centre = (rect.x + 16 + (seat % 2) * 24, rect.bottom - 18 - (seat // 2) * 24)
-            pygame.draw.circle(surface, SEAT_COLOURS[seat], centre, 11)
-            pygame.draw.circle(surface, INK, centre, 11, width=2)
+            centre = token_centre(info["position"], seat, seats)  # on the band strip: no label under it
+            pygame.draw.circle(surface, SEAT_COLOURS[seat], centre, TOKEN_R)
+            pygame.draw.circle(surface, INK, centre, TOKEN_R, width=2)
             if info["in_jail"]:
-                pygame.draw.line(surface, INK, (centre[0] - 11, centre[1]), (centre[0] + 11, centre[1]), 3)
+                x, y = centre
+                pygame.draw.line(surface, INK, (x - TOKEN_R, y), (x + TOKEN_R, y), 3)
 
     def _draw_space(self, surface: pygame.Surface, view: dict[str, Any], index: int,
                     space: dict[str, Any]) -> None:
         kit = self.res.kit
-        rect = space_rect(index)
-        pygame.draw.rect(surface, PAPER, rect)
-        pygame.draw.rect(surface, INK, rect, width=1)
+        rect, band = space_rect(index), band_rect(index)
+        owner = view["owner"][index]
+        paper = PAPER if owner < 0 else tuple((p * 3 + c) // 4 for p, c in zip(PAPER, SEAT_COLOURS[owner],
+                                                                              strict=True))
+        pygame.draw.rect(surface, paper, rect)  # an owned title is tinted its owner's colour
+        edge = (INK, 1) if owner < 0 else (SEAT_COLOURS[owner], 2)
+        pygame.draw.rect(surface, edge[0], rect, width=edge[1])
         if space["group"]:
-            band = band_rect(index)
             pygame.draw.rect(surface, GROUP_COLOURS.get(space["group"], WHITE), band)
             houses = view["houses"][index]
             if houses == 5:
@@ -237,21 +249,39 @@ class PropertyScene(Scene):
                 y = band.centery - size // 2 if horizontal else band.y + 4 + k * 16
                 pygame.draw.rect(surface, GREEN, (x, y, size, size))
                 pygame.draw.rect(surface, INK, (x, y, size, size), width=1)
-        name = space["name"].upper() if space["kind"] in ("go", "jail", "free_parking", "go_to_jail") \
-            else short_name(space["name"])
-        lines = _wrap(name, 10)[:2]
+        box = text_box(index)
+        lines = self.space_lines(index, space)
+        top = box.y + (box.height - LINE_H * len(lines)) // 2
         for k, line in enumerate(lines):
-            kit.text(surface, line, (rect.centerx, rect.centery - 14 + 14 * k), 12, INK, anchor="center")
-        if space["price"]:
-            kit.text(surface, f"${space['price']}", (rect.centerx, rect.centery + 18), 12, INK,
+            kit.text(surface, line, (box.centerx, top + LINE_H * k + LINE_H // 2), LABEL_SIZE, INK,
                      anchor="center")
-        owner = view["owner"][index]
-        if owner >= 0:
-            pygame.draw.rect(surface, SEAT_COLOURS[owner], rect, width=4)
         if view["mortgaged"][index]:
-            kit.text(surface, "M", (rect.right - 6, rect.y + 4), 18, RED, bold=True, anchor="topright")
+            kit.text(surface, "M", (box.right, box.y), LABEL_SIZE, RED, bold=True, anchor="topright")
         if index == self.selected:
             pygame.draw.rect(surface, GOLD, rect.inflate(4, 4), width=4)
+
+    def space_lines(self, index: int, space: dict[str, Any]) -> list[str]:
+        """The label of a space as drawn: wrapped to its text box at the board's text size."""
+        font, width = self.res.kit.font(LABEL_SIZE), text_box(index).width
+        return label_lines(space, lambda text: font.size(text)[0] <= width)
+
+    def _draw_move(self, surface: pygame.Surface, frame: Frame, view: dict[str, Any]) -> None:
+        """While the turns play out: the newest event's space ringed and what happened said on the board."""
+        if not self.machine.playing(frame.now) or not self.machine.shown(frame.now):
+            return
+        event = (view.get("recent") or [])[self.machine.shown(frame.now) - 1]
+        space = self.machine.newest(frame.now)
+        if space is not None and self.machine.progress(frame.now) >= turn_view.WALK:
+            pygame.draw.rect(surface, HIGHLIGHT, space_rect(space).inflate(6, 6), width=6)
+        names = seat_names(len(view["seats"]))
+        kit, width = self.res.kit, BOARD.width - 2 * 150
+        lines = kit.wrap(describe(event, view["spaces"], names), width - 30, 24, bold=True)
+        box = pygame.Rect(0, 0, width, 24 + 32 * len(lines))
+        box.midbottom = (BOARD.centerx, BOARD.centery - 50)
+        pygame.draw.rect(surface, INK, box, border_radius=12)
+        pygame.draw.rect(surface, SEAT_COLOURS[event["seat"]], box, width=4, border_radius=12)
+        for k, line in enumerate(lines):
+            kit.text(surface, line, (box.centerx, box.y + 12 + 32 * k), 24, WHITE, bold=True, anchor="midtop")
 
     def _draw_panel(self, surface: pygame.Surface, view: dict[str, Any]) -> None:
         kit = self.res.kit
@@ -275,9 +305,11 @@ class PropertyScene(Scene):
                     pygame.draw.line(surface, INK, chip.topleft, chip.bottomright, 2)
             y += 70
         y += 6
-        for event in (view.get("log") or [])[-LOG_LINES:]:
-            line = describe(event, view["spaces"], names)
-            kit.text(surface, line[:70], (x, y), 22, WHITE if event["seat"] == 0 else LIGHT_GREY)
+        parts = [(part, WHITE if event["seat"] == 0 else LIGHT_GREY)  # wrapped, never cut off
+                 for event in (view.get("log") or [])[-LOG_LINES:]
+                 for part in kit.wrap(describe(event, view["spaces"], names), PANEL_RECT.width - 40, 22)]
+        for part, colour in parts[-LOG_LINES:]:
+            kit.text(surface, part, (x, y), 22, colour)
             y += 30
         if view.get("final"):
             return  # the end screen takes the rest of the panel
@@ -311,17 +343,6 @@ class PropertyScene(Scene):
             pygame.draw.rect(surface, GOLD, button.rect, width=3, border_radius=10)
             size = 22 if len(button.label) < 15 else 18
             kit.text(surface, button.label, button.rect.center, size, WHITE, bold=True, anchor="center")
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    lines, line = [], ""
-    for word in text.split():
-        if len(line) + len(word) + 1 > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    return [*lines, line] if line else lines
 
 
 def choice_buttons(view: dict[str, Any], selected: int | None) -> list[Button]:

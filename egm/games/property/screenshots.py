@@ -29,6 +29,7 @@ def _auto_until(s: Session, done: Callable[[dict[str, Any]], bool]) -> None:
     while s.cabinet.round is not None and s.state.startswith("game.") and not done(_table(s)):
         s.video.send(PlayerDecision(s.cabinet.round.reference_decision()))
         s.wait(0.1)
+    s.settle()  # the turns play out on the board
 
 
 def _press(s: Session, label: str, selected: int | None = None) -> None:
@@ -62,16 +63,31 @@ def trade(s: Session) -> None:
     _press(s, "ASK TO BUY", space)
 
 
+def machine_turn(s: Session) -> None:
+    """The machine's turn played out on the board: its token moved, the space it bought or paid rent on
+    ringed, and what happened said over the board."""
+    _start(s)
+    for _ in range(200):
+        s.video.send(PlayerDecision(s.cabinet.round.reference_decision()))
+        recent = _table(s)["recent"]
+        paid = [i for i, e in enumerate(recent) if e["seat"] and e["kind"] in ("buy", "rent")]
+        if paid and s.state == "game.property.play":
+            s.wait(s.video.scene.machine.piece_s * (paid[0] + 1.8))  # that event is the newest shown
+            return
+        s.settle()
+
+
 def end(s: Session) -> None:
     """A whole game by AUTO PLAY: the result and the final board."""
     _start(s)
     _auto_until(s, lambda view: False)
-    s.wait(4.0)
+    s.wait(4.0)  # the win rolls up
 
 
 RECIPES: dict[str, Callable[[Session], None]] = {
     "property-board": board,
     "property-decision": decision,
     "property-trade": trade,
+    "property-machine-turn": machine_turn,
     "property-end": end,
 }
