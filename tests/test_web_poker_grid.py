@@ -56,6 +56,13 @@ def drag(page: Any, size: str, piece: Any, target: Any) -> None:
     page.mouse.up()
 
 
+def start_round(page: Any, server: Any, game_id: str) -> None:
+    """The game's table, once the shell has booted (its PLAY is the wager form's until then), and PLAY."""
+    page.goto(f"{server.base}/play/{game_id}")
+    page.wait_for_function("() => document.querySelector('#auto').textContent")
+    page.get_by_role("button", name="PLAY", exact=True).click()
+
+
 def wait_ready(page: Any) -> None:
     """The table waits for the player: the decision's request has come back."""
     page.wait_for_function("() => !document.querySelector('#auto').disabled")
@@ -75,9 +82,8 @@ def assert_touch_targets(page: Any) -> None:
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_a_round_of_poker_grid_by_drag_tap_and_auto(browser: Any, web_server: Any, size: str) -> None:
     page, _ = new_player(browser, web_server, size, deposit_cents=DEPOSIT)
-    page.goto(f"{web_server.base}/play/poker-grid")
-    page.get_by_role("button", name="PLAY").click()
-    hand_cards(page).first.wait_for()
+    start_round(page, web_server, "poker-grid")
+    hand_cards(page).first.wait_for(timeout=180_000)  # a fresh server may still compile the engine
     assert hand_cards(page).count() == 5
     table = table_of(page)
     balance = session_of(page)["balance_cents"]
