@@ -63,6 +63,33 @@ def start_round(page: Any, server: Any, game_id: str) -> None:
     page.get_by_role("button", name="PLAY", exact=True).click()
 
 
+WATCH_ARRIVALS = """() => {
+  window.arrivals = [];
+  new MutationObserver((changes) => {
+    for (const {target} of changes) {  // a square once, when it first shows as arrived
+      const square = [Number(target.dataset.row), Number(target.dataset.col)];
+      const seen = window.arrivals.some((s) => String(s) === String(square));
+      if (target.classList.contains("arrived") && !seen) {
+        window.arrivals.push(square);
+      }
+    }
+  }).observe(document.querySelector(".pb-grid"),
+             {subtree: true, attributes: true, attributeFilter: ["class"]});
+}"""
+
+
+def watch_arrivals(page: Any) -> None:
+    """Record each square the machine's move is shown arriving on, in order (board.js's reveal)."""
+    page.evaluate(WATCH_ARRIVALS)
+
+
+def arrivals(page: Any, count: int) -> list[list[int]]:
+    page.wait_for_function(f"() => window.arrivals.length >= {count}")
+    page.wait_for_function("() => !document.querySelector('.pb-sq.arrived')")  # settled
+    shown: list[list[int]] = page.evaluate("window.arrivals")
+    return shown
+
+
 def wait_ready(page: Any) -> None:
     """The table waits for the player: the decision's request has come back."""
     page.wait_for_function("() => !document.querySelector('#auto').disabled")
@@ -88,12 +115,22 @@ def test_a_round_of_poker_grid_by_drag_tap_and_auto(browser: Any, web_server: An
     table = table_of(page)
     balance = session_of(page)["balance_cents"]
 
+    # A drop on a square that holds a card is refused here, without a request: it snaps back.
+    starter = next((r, c) for r in range(table["rows"]) for c in range(table["cols"])
+                   if table["board"][r][c] not in ("", "W"))
+    held = card_text(table["board"][starter[0]][starter[1]])
+    drag(page, size, hand_cards(page).first, square(page, *starter, held))
+    said = page.locator("#say")
+    said.filter(has_text="already holds a card").wait_for()
+    where = f"row {starter[0] + 1}, column {starter[1] + 1}"
+    assert said.text_content() == f"The square at {where} already holds a card; choose a lit square."
+    page.wait_for_function("() => !document.querySelector('.pb-piece.lifted')")
+    assert hand_cards(page).count() == 5 and table_of(page)["board"] == table["board"]
+
     # An illegal drop: a square next to no card. It snaps back, the game's sentence is shown, nothing moves.
     row, col = next((r, c) for r in range(table["rows"]) for c in range(table["cols"])
                     if table["board"][r][c] == "" and [r, c] not in table["legal"])
-    first = hand_cards(page).first
-    drag(page, size, first, square(page, row, col))
-    said = page.locator("#say")
+    drag(page, size, hand_cards(page).first, square(page, row, col))
     said.filter(has_text="is not next to a card on the board").wait_for()
     assert said.text_content() == (f"the square at row {row + 1}, column {col + 1} is not next to a card on "
                                    "the board; place the card side by side or end to end with a card already "
@@ -107,12 +144,16 @@ def test_a_round_of_poker_grid_by_drag_tap_and_auto(browser: Any, web_server: An
     card = table["hand"][0]
     row, col = table["legal"][0]
     assert "legal" in (square(page, row, col).get_attribute("class") or "")
+    watch_arrivals(page)
     drag(page, size, hand_cards(page).first, square(page, row, col))
     square(page, row, col, card_text(card)).wait_for()
     wait_ready(page)
     after_drag = table_of(page)
     assert after_drag["board"][row][col] == card
     assert after_drag["last_plays"][0]["card"] == card and after_drag["last_plays"][0]["seat"] == 0
+    # The machine's reply is shown as a move: its card arrives on its square (outlined, then settled).
+    machine_moves = [[m["row"], m["col"]] for m in after_drag["last_plays"] if m["seat"] != 0]
+    assert machine_moves and arrivals(page, len(machine_moves)) == machine_moves
     assert_no_sideways_scroll(page)
     assert_touch_targets(page)
 

@@ -22,12 +22,14 @@ from egm.games.poker_tiles.engine import EMPTY, JOKER
 from egm.games.poker_tiles.paytable import PokerTilesRules
 from egm.games.poker_tiles.table import legal_plays, tile_text
 from tests.test_web_poker_grid import (
+    arrivals,
     assert_no_sideways_scroll,
     card_text,
     drag,
     start_round,
     table_of,
     wait_ready,
+    watch_arrivals,
 )
 from tests.test_web_shell import finish_by_auto
 from tests.web_support import api_from_page, new_player, session_of
@@ -160,11 +162,17 @@ def test_a_round_of_poker_tiles_by_hand_then_auto(browser: Any, web_server: Any,
             dragged, tapped = dragged or by_drag, tapped or not by_drag
         if size == "phone":
             assert_touch_targets(page)
+        watch_arrivals(page)
         page.get_by_role("button", name="PLAY TILES").click()
         for r, c, tile, face in play:
             square(page, r, c, f"joker as {card_text(face)}" if tile == "JK" else card_text(tile)).wait_for()
         wait_ready(page)
         played = table_of(page)
+        # The machine's reply is shown as a move: its tiles arrive one by one, in the order it laid them.
+        laid = [[t["row"], t["col"]] for m in played["last_moves"] if m["seat"] != 0 and m["kind"] == "play"
+                for t in m["tiles"]]
+        if laid:
+            assert arrivals(page, len(laid)) == laid
         assert [move for move in played["last_moves"] if move["seat"] == 0][0]["tiles"] == [
             {"row": r, "col": c, "card": tile, "as": face} for r, c, tile, face in sorted(play)]
         assert page.get_by_role("list", name="Latest moves").get_by_role("listitem").first.text_content() \
