@@ -100,10 +100,26 @@ def assert_no_sideways_scroll(page: Any) -> None:
 
 
 def assert_touch_targets(page: Any) -> None:
-    for control in [*hand_cards(page).all(), page.get_by_role("button", name="AUTO PLAY"),
-                    *page.get_by_role("group", name="Board").get_by_role("button").all()]:
+    """The hand and AUTO PLAY are 44 px or more; so are the board's squares, or a tap opens the lens."""
+    for control in [*hand_cards(page).all(), page.get_by_role("button", name="AUTO PLAY")]:
         box = control.bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44, (control, box)
+
+
+def tap_square(page: Any, size: str, row: int, col: int, target: Any) -> None:
+    """A piece chosen, press the square `target` (tap on the phone, click on the desktop). Where the
+    board's squares are under 44 px the press opens the lens: its squares are 44 px or more, and the
+    lens's square is the one pressed."""
+    small = target.bounding_box()["width"] < 44
+    target.tap() if size == "phone" else target.click()
+    lens = page.get_by_role("group", name="Lens")
+    assert lens.is_visible() == small
+    if small:
+        for square in lens.get_by_role("button").all():
+            box = square.bounding_box()
+            assert box["width"] >= 44 and box["height"] >= 44, box
+        place = lens.get_by_role("button", name=f"Place at row {row + 1}, column {col + 1}", exact=True)
+        place.tap() if size == "phone" else place.click()
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
@@ -161,14 +177,9 @@ def test_a_round_of_poker_grid_by_drag_tap_and_auto(browser: Any, web_server: An
     card = after_drag["hand"][2]
     row, col = after_drag["legal"][-1]
     chosen = hand_cards(page).nth(2)
-    if size == "phone":
-        chosen.tap()
-        assert chosen.get_attribute("aria-pressed") == "true"
-        square(page, row, col).tap()
-    else:
-        chosen.click()
-        assert chosen.get_attribute("aria-pressed") == "true"
-        square(page, row, col).click()
+    chosen.tap() if size == "phone" else chosen.click()
+    assert chosen.get_attribute("aria-pressed") == "true"
+    tap_square(page, size, row, col, square(page, row, col))
     square(page, row, col, card_text(card)).wait_for()
     wait_ready(page)
     assert table_of(page)["board"][row][col] == card
