@@ -229,3 +229,20 @@ def test_a_round_of_poker_grid_by_drag_tap_and_auto(browser: Any, web_server: An
     stake = played["stake_cents"]
     assert f"Paid ${total / 100:,.2f} for a stake of ${stake / 100:,.2f}." in (end.text_content() or "")
     assert_no_sideways_scroll(page)
+
+
+def test_reduced_motion_shows_the_machines_move_at_once(browser: Any, web_server: Any) -> None:
+    page, _ = new_player(browser, web_server, "desktop", deposit_cents=DEPOSIT)
+    page.emulate_media(reduced_motion="reduce")
+    start_round(page, web_server, "poker-grid")
+    hand_cards(page).first.wait_for(timeout=180_000)
+    table = table_of(page)
+    row, col = table["legal"][0]
+    watch_arrivals(page)
+    hand_cards(page).first.click()
+    square(page, row, col).click()
+    square(page, row, col, card_text(table["hand"][0])).wait_for()
+    wait_ready(page)
+    machine = next(move for move in table_of(page)["last_plays"] if move["seat"] == 1)
+    assert square(page, machine["row"], machine["col"], card_text(machine["card"])).is_visible()
+    assert page.evaluate("window.arrivals") == []  # a reveal marks its first square at once: none ran

@@ -245,6 +245,9 @@ export function createBoard(host, options) {
     close.textContent = "Close the lens";
     close.onclick = closeLens;
     lens.append(close);
+    lens.onkeydown = (event) => {
+      if (event.key === "Escape") closeLens();
+    };
     root.append(lens);
     // Over the tapped square, kept inside the board.
     const box = root.getBoundingClientRect();
