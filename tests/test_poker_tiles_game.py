@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from egm.games.base import Decision, DecisionRefused
+from egm.games.poker_tiles.engine import EMPTY
 from egm.games.poker_tiles.game import CUSTOMER, PokerTiles, PokerTilesRound
 from egm.games.poker_tiles.lab import PokerTilesLab
 from egm.games.poker_tiles.strategy import (
@@ -133,6 +134,27 @@ def test_the_view_hides_the_opponents_racks_and_the_pool() -> None:
     assert len(view["card_squares"]) == 52 and view["centre"] == [6, 6] and len(view["start"]) == 5
     text = str(view)
     assert str(round_.table.racks[1]) not in text
+
+
+def test_the_view_lights_the_starting_area_then_the_squares_next_to_a_tile() -> None:
+    seen = set()
+    for seed in range(1, 9):
+        round_ = new_round(seed)
+        for _ in range(2):
+            table, layout = round_.table, round_.game.layout
+            lit = [tuple(square) for square in round_.view().table["legal"]]
+            held = {layout.row_col(s) for s in range(layout.size) if table.face[s] != EMPTY}
+            if not held:
+                seen.add("opening")
+                assert lit == [layout.row_col(s) for s in layout.start]
+            else:
+                seen.add("building")
+                assert lit and not held & set(lit)
+                assert all({(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)} & held for r, c in lit)
+                assert len(lit) == sum(1 for s in range(layout.size) if table.face[s] == EMPTY
+                                       and any(table.face[n] != EMPTY for n in layout.neighbours(s)))
+            round_.decide(round_.reference_decision())
+    assert seen == {"opening", "building"}
 
 
 def test_the_outcome_pays_the_margin_tier_plus_awards() -> None:

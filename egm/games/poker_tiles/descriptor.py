@@ -16,6 +16,7 @@ DESCRIPTOR = GameDescriptor(
     kernel="egm.games.poker_tiles.engine",
     replay=Ref("egm.games.poker_tiles.replay:replay_game"),
     screenshots=Ref("egm.games.poker_tiles.screenshots:RECIPES"),
+    web="egm.games.poker_tiles:web",
     auto_play_label="AUTO\nPLAY",
     colour=(150, 100, 30),
 )

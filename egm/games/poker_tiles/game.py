@@ -209,6 +209,16 @@ class PokerTilesRound(BoardRound):
             return Decision("exchange", {"tiles": [tile_text(code) for code in args]})
         return Decision("pass")
 
+    def _open_squares(self) -> list[int]:
+        """The squares a play may start from, as the table lights them: the starting area's while the
+        board is empty, then every empty square next to a tile (a play's further tiles may extend a
+        line beyond these; the rules, `Table.check_play`, decide)."""
+        table, layout = self.table, self.game.layout
+        if table.board_empty:
+            return list(layout.start)
+        return [s for s in range(layout.size)
+                if table.face[s] == EMPTY and any(table.face[n] != EMPTY for n in layout.neighbours(s))]
+
     # --- result -------------------------------------------------------------------------------------
     def standings(self) -> list[int]:
         return list(self.table.scores)
@@ -267,6 +277,7 @@ class PokerTilesRound(BoardRound):
             "card_squares": [list(entry) for entry in layout.card_squares],
             "board": [[cell(r * layout.cols + c) for c in range(layout.cols)] for r in range(layout.rows)],
             "rack": [tile_text(code) for code in table.racks[CUSTOMER]],
+            "legal": [] if self.finished else [list(layout.row_col(s)) for s in self._open_squares()],
             "turn": table.turn,
             "first_play": table.board_empty,
             "joker_swaps": [[*layout.row_col(s), tile_text(c)] for s, c in table.joker_swaps(CUSTOMER)],

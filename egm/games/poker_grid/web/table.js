@@ -1,12 +1,9 @@
 // Poker Grid's table in the browser: the 7 x 8 board, your hand, the lit squares, placing a card by
 // dragging it or by tapping it and then a square, the machine's card shown arriving, the scores, and
 // at the end what was paid and why, in money. The view is RoundView.table (docs/poker-grid.md).
-import { createBoard, squareName } from "/static/web/board.js";
+import { createBoard, squareName, styled } from "/static/web/board.js";
 import { cardNode, cardText } from "/static/web/cards.js";
 
-const style = document.createElement("link");
-style.rel = "stylesheet";
-style.href = new URL("table.css", import.meta.url).href;
 
 const HANDS = { none: "no hand", pair: "a pair", two_pair: "two pair", three_of_a_kind: "three of a kind",
   straight: "a straight", flush: "a flush", full_house: "a full house", four_of_a_kind: "four of a kind",
@@ -33,8 +30,7 @@ function squareOf(held) {
 }
 
 export function mount(root, ctx) {
-  document.head.append(style);
-  root.innerHTML = `<div class="pg">
+  root.innerHTML = `<div class="pg" hidden>
       <p class="pg-scores" aria-label="Scores"></p>
       <div class="pg-board"></div>
       <p class="pg-help"></p>
@@ -42,6 +38,7 @@ export function mount(root, ctx) {
       <section class="pg-end" aria-label="What was paid" hidden></section>
     </div>`;
   const $ = (sel) => root.querySelector(sel);
+  styled(new URL("table.css", import.meta.url).href).then(() => { $(".pg").hidden = false; });
   let board = null;
   let hand = [];
   let drawn = "";  // the board last drawn: a redraw of the same view changes nothing
@@ -107,7 +104,7 @@ export function mount(root, ctx) {
   return {
     update(view, info) {
       const table = view.table;
-      const key = JSON.stringify([table.board, table.hand, info.complete]);
+      const key = JSON.stringify([table, info.complete]);
       if (key === drawn) return;
       const before = drawn;
       drawn = key;

@@ -22,6 +22,7 @@
 //                           highlighted, settled); a Promise. A press while it runs finishes it at once.
 //   board.choose(id|null), board.chosen: the piece picked by a tap
 //   board.destroy()
+//   styled(tableCssUrl) -> Promise: the board's and the table's style sheets loaded (show the table then)
 //
 // Squares smaller than 44 CSS px (a 13 x 13 board on a 390 px phone has ~28 px squares): a tap on the
 // board with a piece chosen opens the lens, a magnified window of the squares around the tap with
@@ -32,15 +33,30 @@ const MIN_TARGET = 44;   // CSS px: the smallest touch target
 const LENS = 5;          // squares across the lens and the loupe
 const DRAG_START = 6;    // px of movement before a press becomes a drag
 const STEP_MS = 320;     // a machine square's arrival
+const CLICK_AFTER_MS = 800;  // a click this soon after a pointerup belongs to it
 
-// The board's own style sheet, linked once (the page's CSP allows no inline style).
-function addStyle() {
-  const href = new URL("board.css", import.meta.url).href;
-  if (document.querySelector(`link[href="${href}"]`)) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  document.head.append(link);
+const BOARD_CSS = new URL("board.css", import.meta.url).href;
+
+// A style sheet linked once (the page's CSP allows no inline style); resolves once it has loaded.
+export function linkStyle(href) {
+  let link = document.querySelector(`link[href="${href}"]`);
+  if (!link) {
+    link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = href;
+    document.head.append(link);
+  }
+  if (link.sheet) return Promise.resolve();
+  return new Promise((resolve) => {
+    link.addEventListener("load", resolve, { once: true });
+    link.addEventListener("error", resolve, { once: true });
+  });
+}
+
+// The board's style and a table's own: a table shows itself once both have loaded, so nothing is
+// pressed (or measured) where an unstyled board stood.
+export function styled(tableCss) {
+  return Promise.all([linkStyle(BOARD_CSS), linkStyle(tableCss)]);
 }
 
 export function squareName(row, col) {
@@ -50,7 +66,7 @@ export function squareName(row, col) {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createBoard(host, options) {
-  addStyle();
+  linkStyle(BOARD_CSS);
   const { rows, cols } = options;
   const busy = options.busy || (() => false);
   const root = document.createElement("div");
@@ -229,6 +245,9 @@ export function createBoard(host, options) {
     close.textContent = "Close the lens";
     close.onclick = closeLens;
     lens.append(close);
+    lens.onkeydown = (event) => {
+      if (event.key === "Escape") closeLens();
+    };
     root.append(lens);
     // Over the tapped square, kept inside the board.
     const box = root.getBoundingClientRect();
@@ -247,7 +266,7 @@ export function createBoard(host, options) {
     lens = null;
   }
 
-  // A drag: the piece follows the pointer (captured, so it is ours until it is lifted), the square
+  // A drag: the piece follows the pointer (captured once it moves, so it is ours until lifted), the square
   // under it is outlined (and named in the loupe when squares are small); a drop off the board, or a
   // cancelled pointer, snaps it back.
   function drag(piece, down) {
@@ -256,7 +275,6 @@ export function createBoard(host, options) {
     let loupe = null;
     let over = null;
     let dragged = false;
-    piece.setPointerCapture(down.pointerId);
 
     const target = (square) => {
       if (over) cells[key(...over)].classList.remove("target");
@@ -288,6 +306,7 @@ export function createBoard(host, options) {
       if (!dragged) {
         if (Math.hypot(event.clientX - down.clientX, event.clientY - down.clientY) < DRAG_START) return;
         dragged = true;
+        piece.setPointerCapture(down.pointerId);  // only now: a captured tap would lose its click
         choose(null);
         ghost = ghostOf(piece);
         piece.classList.add("lifted");
@@ -299,12 +318,17 @@ export function createBoard(host, options) {
     };
     const end = (event) => {
       if (event.pointerId !== down.pointerId) return;
-      piece.removeEventListener("pointermove", move);
-      piece.removeEventListener("pointerup", end);
-      piece.removeEventListener("pointercancel", end);
+      removeEventListener("pointermove", move);
+      removeEventListener("pointerup", end);
+      removeEventListener("pointercancel", end);
       loupe?.remove();
-      if (!dragged) return;  // a tap: the click that follows chooses the piece
-      piece.dataset.dragged = "1";  // the click after a drag is not a tap
+      // Handled here, the click that may follow is not a tap (Chrome drops the click of a tap made
+      // just after a drag, so a tap is taken from its pointerup).
+      piece.dataset.handled = String(event.timeStamp);
+      if (!dragged) {
+        if (event.type === "pointerup") toggle(id);
+        return;
+      }
       const square = event.type === "pointerup" ? over : null;
       const from = ghost.getBoundingClientRect();
       ghost.remove();
@@ -312,9 +336,14 @@ export function createBoard(host, options) {
       if (square) place(id, square[0], square[1], from);
       else snapBack(id, from);
     };
-    piece.addEventListener("pointermove", move);
-    piece.addEventListener("pointerup", end);
-    piece.addEventListener("pointercancel", end);
+    // On the window: a mouse is not captured until it has moved, and may leave the piece at once.
+    addEventListener("pointermove", move);
+    addEventListener("pointerup", end);
+    addEventListener("pointercancel", end);
+  }
+
+  function toggle(id) {
+    if (!busy()) choose(chosen === id ? null : id);
   }
 
   function pieces(list) {
@@ -332,13 +361,8 @@ export function createBoard(host, options) {
         if (busy() || event.button > 0) return;
         drag(button, event);
       };
-      button.onclick = () => {
-        if (button.dataset.dragged) {
-          delete button.dataset.dragged;
-          return;
-        }
-        if (busy()) return;
-        choose(chosen === item.id ? null : item.id);
+      button.onclick = (event) => {  // a key press, or a tap's click not handled at its pointerup
+        if (event.timeStamp - Number(button.dataset.handled || -1e9) > CLICK_AFTER_MS) toggle(item.id);
       };
       return button;
     }));
