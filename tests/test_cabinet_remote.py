@@ -1,0 +1,195 @@
+"""The cabinet on a central game server (issue 30), against a fake server that speaks the wire contract
+(tests/terminal_fake.py) with real game code: the money, the pending records, the faults."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from egm.cabinet import Cabinet
+from egm.cabinet_cli import autoplay
+from egm.clock import FakeClock
+from egm.config import ConfigError, GameServerConfig, load_cabinet_config
+from egm.events import PlayerDecision, StartGame
+from egm.host.exceptions import GENERAL_TILT, exceptions_for
+from egm.host.game_server import OFFLINE, GameServerLink
+from egm.host.remote_game import RemoteGame, catalogue_vouched, offered_games
+from egm.memory.recovery import read_memory
+from egm.meters import Meters
+from egm.terminal_link.signing import sign_catalogue
+from hardware.factory import build_devices
+from tests.cabinet_support import GAME_ID, draw_games, spine_config, spine_jurisdiction
+from tests.terminal_fake import FakeGameServer, catalogue_entry, terminal_key
+
+TERMINAL = "cab-1"
+
+
+@pytest.fixture
+def key() -> Any:
+    return terminal_key()
+
+
+@pytest.fixture
+def fake(key: Any) -> FakeGameServer:
+    return FakeGameServer(draw_games(), TERMINAL, key.public_key())
+
+
+def remote_cabinet(nvram: Path, fake: FakeGameServer, key: Any, clock: FakeClock | None = None,
+                   offline_tilt_s: int = 30) -> Cabinet:
+    config = spine_config(game_server=GameServerConfig.model_construct(
+        url="http://fake", terminal_id=TERMINAL, private_key="k.pem", offline_tilt_s=offline_tilt_s,
+        catalogue_public_key=None))
+    clock = clock or FakeClock()
+    link = GameServerLink("http://fake", TERMINAL, key, transport=fake.transport(), monotonic=clock.monotonic,
+                          retry_s=0.01, heartbeat_s=0.05)
+    local = draw_games()[GAME_ID]
+    games = {GAME_ID: RemoteGame(catalogue_entry(local), local)}
+    return Cabinet(config, nvram, games=games, devices=build_devices(config),
+                   jurisdiction=spine_jurisdiction(), clock=clock, game_server=link)
+
+
+def wait_until(cabinet: Cabinet, done: Any, timeout_s: float = 30) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not done():
+        assert time.monotonic() < deadline, "the cabinet did not get there in time"
+        cabinet.game_server.wait(0.02)
+        cabinet.poll_devices()
+
+
+def kept_meters(nvram: Path) -> dict[str, Any]:
+    return read_memory(nvram).records["meters"]
+
+
+def assert_reconciled(nvram: Path, fake: FakeGameServer) -> None:
+    """The cabinet's meters keep the identity, and the server's totals are the cabinet's game meters."""
+    meters = kept_meters(nvram)
+    served = fake.meters()
+    assert served["open_rounds"] == 0
+    assert meters["games_played"] == served["games_played"] == len(fake.rounds)
+    assert meters["coin_in"] == served["coin_in_cents"]
+    assert meters["coin_out"] == served["coin_out_cents"]
+    assert Meters.from_record(meters).balance_error() == 0  # credits = money in + wins - wagers - money out
+
+
+def test_autoplay_plays_the_servers_rounds_and_the_meters_reconcile(tmp_path: Path, fake: Any,
+                                                                     key: Any) -> None:
+    report, code = autoplay(remote_cabinet(tmp_path, fake, key), GAME_ID, 6, 10000)
+    assert code == 0, report
+    assert report["games_completed"] == 6
+    assert report["meters"]["games_played"] == 6 and len(fake.rounds) == 6
+    assert all(r["status"] == "complete" for r in fake.rounds.values())
+    assert_reconciled(tmp_path, fake)
+    recall = read_memory(tmp_path).recall
+    assert [g["round"]["round_id"] for g in recall][:6] == [f"r{n}" for n in range(6, 0, -1)]
+
+
+def test_a_lost_reply_is_answered_again_and_applied_once(tmp_path: Path, fake: Any, key: Any) -> None:
+    fake.lose_replies = 3  # the start and two decisions are applied, their replies lost on the way back
+    report, code = autoplay(remote_cabinet(tmp_path, fake, key), GAME_ID, 2, 10000)
+    assert code == 0 and report["games_completed"] == 2
+    assert len(fake.applied) == len(set(fake.applied)) == 6  # 2 starts + 2 x 2 decisions, each once
+    assert_reconciled(tmp_path, fake)
+
+
+def test_a_pending_start_survives_a_power_cut_and_gets_the_same_round(tmp_path: Path, fake: Any,
+                                                                       key: Any) -> None:
+    cabinet = remote_cabinet(tmp_path, fake, key)
+    cabinet.boot()
+    cabinet.devices.bill_acceptor.insert_bill(500)
+    cabinet.poll_devices()
+    fake.lose_replies = 1  # the server deals the round; the cabinet never hears it
+    started = cabinet.handle(StartGame(GAME_ID))
+    assert started.accepted, started.reason
+    pending = cabinet.memory.get("game_server_start")
+    assert pending["request_id"] == f"{TERMINAL}-{cabinet.memory.memory_id}-1-start"
+    assert pending["terminal_id"] == TERMINAL and pending["game_number"] == 1
+    assert pending["wager"]["stake_credits"] == 100
+    while not fake.applied:  # the cabinet does not poll: it never takes the answer in
+        time.sleep(0.01)
+    cabinet.game_server.close()  # the power goes before the re-sent answer is taken in
+    cabinet.memory.close()
+    assert kept_meters(tmp_path)["coin_in"] == 0  # nothing was taken yet: the pending record waits
+
+    again = remote_cabinet(tmp_path, fake, key)
+    report, code = autoplay(again, GAME_ID, 0, 10000)
+    assert code == 0, report
+    assert "game server start: sent again" in report["recovered"]
+    assert fake.applied.count(pending["request_id"]) == 1 and len(fake.rounds) == 1
+    assert_reconciled(tmp_path, fake)
+
+
+def test_new_games_are_refused_while_the_server_is_unreachable(tmp_path: Path, fake: Any, key: Any) -> None:
+    cabinet = remote_cabinet(tmp_path, fake, key)
+    cabinet.boot()
+    cabinet.devices.bill_acceptor.insert_bill(500)
+    cabinet.poll_devices()
+    fake.down = True  # the idle link's heartbeat finds the server gone
+    wait_until(cabinet, lambda: cabinet.game_server.offline)
+    refused = cabinet.handle(StartGame(GAME_ID))
+    assert not refused.accepted and refused.reason.startswith(OFFLINE)
+    assert cabinet.memory.get("game_server_start") is None and cabinet.credits_cents == 500
+    assert cabinet.snapshot()["game_server"]["offline"] is True
+    cabinet.close()
+
+
+def test_a_round_waits_for_the_server_and_tilts_after_offline_tilt_s(tmp_path: Path, fake: Any,
+                                                                     key: Any) -> None:
+    clock = FakeClock()
+    cabinet = remote_cabinet(tmp_path, fake, key, clock=clock, offline_tilt_s=30)
+    cabinet.boot()
+    cabinet.devices.bill_acceptor.insert_bill(500)
+    cabinet.poll_devices()
+    assert cabinet.handle(StartGame(GAME_ID)).accepted
+    wait_until(cabinet, lambda: cabinet.round is not None)
+    assert cabinet.credits_cents == 400 and cabinet.state == f"game.{GAME_ID}.choose"
+    fake.down = True
+    assert cabinet.handle(PlayerDecision(cabinet.round.reference_decision())).accepted
+    wait_until(cabinet, lambda: cabinet.game_server.offline)
+    assert cabinet.snapshot()["game_server"]["waiting"] == OFFLINE
+    assert cabinet.tilt is None and cabinet.round.step == "choose"  # waiting, never settled here
+    clock.advance(31)
+    cabinet.poll_devices()
+    assert cabinet.tilt == "game_server_offline" and cabinet.state == "tilt.gameserver"
+    logged = [e for e in cabinet.event_log() if e["kind"] == "game_server_offline"]
+    assert len(logged) == 1 and exceptions_for(logged[0]) == (GENERAL_TILT,)
+    fake.down = False  # the server returns: the decision is answered, the round goes on
+    wait_until(cabinet, lambda: cabinet.tilt is None and cabinet.round is not None
+               and cabinet.round.step == "confirm")
+    assert cabinet.state == f"game.{GAME_ID}.confirm"
+    cabinet.handle(PlayerDecision(cabinet.round.reference_decision()))
+    wait_until(cabinet, lambda: cabinet.round is None)
+    cabinet.close()
+    assert_reconciled(tmp_path, fake)
+
+
+def test_a_pay_table_is_offered_only_from_the_rom_or_a_signed_catalogue() -> None:
+    local = draw_games()[GAME_ID]
+    entry = catalogue_entry(local)
+    catalogue = {"games": [entry], "signature": None}
+    games, refused = offered_games(catalogue, {}, vouched=False)
+    assert games == {} and "is not in this cabinet's ROM" in refused[GAME_ID]
+    games, refused = offered_games(catalogue, {entry["paytable_sha256"]: local}, vouched=False)
+    assert list(games) == [GAME_ID] and games[GAME_ID].local is local and refused == {}
+    server_key = terminal_key()
+    _, signature = sign_catalogue(server_key, [entry])
+    assert catalogue_vouched({"games": [entry], "signature": signature}, server_key.public_key())
+    assert not catalogue_vouched({"games": [{**entry, "bets_credits": [1]}], "signature": signature},
+                                 server_key.public_key())
+    games, _ = offered_games(catalogue, {}, vouched=True)
+    assert games[GAME_ID].local is None and games[GAME_ID].default_wager(1).bet_credits == 100
+
+
+def test_the_game_server_table_is_checked_naming_the_file_and_key(tmp_path: Path) -> None:
+    config = tmp_path / "cabinet.toml"
+    config.write_text('[game_server]\nurl = "ftp://x"\nterminal_id = "cab 1"\nprivate_key = "/none.pem"\n'
+                      "offline_tilt_s = 0\n")
+    with pytest.raises(ConfigError) as caught:
+        load_cabinet_config(config)
+    text = str(caught.value)
+    for key in ("url", "terminal_id", "private_key", "offline_tilt_s"):
+        assert f"{config}: key 'game_server.{key}'" in text
+    assert "the key file /none.pem is not found" in text
+    assert load_cabinet_config().game_server is None  # no table: the cabinet plays locally
