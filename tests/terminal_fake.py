@@ -12,6 +12,7 @@ requests are applied, then their reply is lost on the way back).
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -45,12 +46,15 @@ class FakeGameServer:
         self.nonces: set[str] = set()
         self.down = False
         self.lose_replies = 0
+        self.gate = threading.Event()  # cleared: a request waits at the server's door (a slow server)
+        self.gate.set()
         self.applied: list[str] = []  # request ids applied, in order (a re-send is not applied again)
 
     def transport(self) -> httpx.MockTransport:
         return httpx.MockTransport(self.handle)
 
     def handle(self, request: httpx.Request) -> httpx.Response:
+        self.gate.wait(30)
         if self.down:
             raise httpx.ConnectError("the fake server is down", request=request)
         path = request.url.raw_path.decode()

@@ -13,7 +13,7 @@ from egm.cabinet import Cabinet
 from egm.cabinet_cli import autoplay
 from egm.clock import FakeClock
 from egm.config import ConfigError, GameServerConfig, load_cabinet_config
-from egm.events import PlayerDecision, StartGame
+from egm.events import CashOut, PlayerDecision, StartGame
 from egm.host.exceptions import GENERAL_TILT, exceptions_for
 from egm.host.game_server import OFFLINE, GameServerLink
 from egm.host.remote_game import RemoteGame, catalogue_vouched, offered_games
@@ -193,3 +193,38 @@ def test_the_game_server_table_is_checked_naming_the_file_and_key(tmp_path: Path
         assert f"{config}: key 'game_server.{key}'" in text
     assert "the key file /none.pem is not found" in text
     assert load_cabinet_config().game_server is None  # no table: the cabinet plays locally
+
+
+def test_the_screen_says_it_waits_for_the_game_server(tmp_path: Path, fake: Any, key: Any,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    import pygame
+
+    from egm.audio.controller import AudioController
+    from egm.audio.speaker import SilentSpeaker
+    from egm.video.controller import VideoController
+
+    pygame.init()
+    clock = FakeClock()
+    cabinet = remote_cabinet(tmp_path, fake, key, clock=clock)
+    cabinet.boot()
+    video = VideoController(cabinet, cabinet.devices, cabinet.config, clock,
+                            AudioController(SilentSpeaker(), cabinet.config.audio))
+    cabinet.devices.bill_acceptor.insert_bill(500)
+    video.update()
+    fake.gate.clear()  # the server is slow to answer
+    assert cabinet.handle(StartGame(GAME_ID)).accepted
+    for _ in range(3):  # the loop keeps drawing while it waits
+        video.update()
+        video.render()
+        assert "WAITING FOR THE GAME SERVER" in video.res.kit.drawn
+    assert cabinet.handle(CashOut()).reason == "Cashing out is not allowed now: WAITING FOR THE GAME SERVER."
+    assert cabinet.credits_cents == 500
+    fake.gate.set()
+    wait_until(cabinet, lambda: cabinet.round is not None)
+    video.update()
+    video.render()
+    assert "WAITING FOR THE GAME SERVER" not in video.res.kit.drawn
+    assert cabinet.credits_cents == 400
+    cabinet.close()

@@ -59,7 +59,8 @@ class RemotePlayPart(CabinetPart):
         """What the display says of the game server: offline, waiting (the sentence), the last refusal."""
         if self.game_server is None:
             return None
-        return {"offline": self.game_server.offline, "waiting": self.waiting_for_server(),
+        waiting, offline = self.waiting_for_server(), self.game_server.offline
+        return {"offline": offline, "waiting": waiting, "banner": waiting or (OFFLINE if offline else ""),
                 "sentence": self.server_sentence, "problem": self.game_server.last_problem}
 
     # --- the link, polled with the devices -----------------------------------------------------------

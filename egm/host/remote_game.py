@@ -46,6 +46,7 @@ class CataloguePaytable:
     id: str
     sha256: str
     header: CatalogueHeader
+    version: str = "(game server)"
 
 
 class RemoteRound(Round):
