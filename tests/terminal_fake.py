@@ -135,8 +135,7 @@ class FakeGameServer:
                  "complete": round_.finished, "win_cents": None}
         if round_.finished:
             outcome = round_.outcome()
-            reply.update(win_cents=outcome.win_credits * wager.denom_cents, result_code=outcome.result_code,
-                         side_bet_wins_credits=dict(outcome.side_bet_wins_credits))
+            reply.update(win_cents=outcome.win_credits * wager.denom_cents, record=round_.to_record())
         return reply
 
     def meters(self) -> dict[str, Any]:

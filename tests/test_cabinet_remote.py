@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -82,8 +83,10 @@ def test_autoplay_plays_the_servers_rounds_and_the_meters_reconcile(tmp_path: Pa
     assert report["meters"]["games_played"] == 6 and len(fake.rounds) == 6
     assert all(r["status"] == "complete" for r in fake.rounds.values())
     assert_reconciled(tmp_path, fake)
-    recall = read_memory(tmp_path).recall
-    assert [g["round"]["round_id"] for g in recall][:6] == [f"r{n}" for n in range(6, 0, -1)]
+    kept = read_memory(tmp_path)
+    assert [g["round"]["round_id"] for g in kept.recall][:6] == [f"r{n}" for n in range(6, 0, -1)]
+    codes = [fake.rounds[f"r{n}"]["round"].outcome().result_code for n in range(6, 0, -1)]
+    assert kept.records["scoreboard"][GAME_ID] == codes and all(codes)  # read from the server's record
 
 
 def test_a_lost_reply_is_answered_again_and_applied_once(tmp_path: Path, fake: Any, key: Any) -> None:
@@ -228,3 +231,70 @@ def test_the_screen_says_it_waits_for_the_game_server(tmp_path: Path, fake: Any,
     assert "WAITING FOR THE GAME SERVER" not in video.res.kit.drawn
     assert cabinet.credits_cents == 400
     cabinet.close()
+
+
+def test_the_menu_is_the_servers_catalogue_checked_against_the_rom(tmp_path: Path) -> None:
+    """build_cabinet's boot asks the catalogue: the shipped Dragon Poker table (its SHA-256 is in the
+    ROM) is offered with the cabinet's own code; a table the ROM lacks is refused unless the server's
+    catalogue key signs the catalogue; the menu is kept for a boot while the server is down."""
+    import hashlib
+    import json
+
+    import httpx
+
+    from egm.cabinet.build import connect_game_server
+    from egm.config import PROJECT_ROOT, CabinetConfig
+    from egm.rom.catalogue import load_games
+    from egm.terminal_link.signing import generate_key_pair, load_private_key
+
+    generate_key_pair(tmp_path / "terminal")
+    generate_key_pair(tmp_path / "catalogue")
+    digest = hashlib.sha256((PROJECT_ROOT / "paytables" / "dragon-poker.toml").read_bytes()).hexdigest()
+    dragon = {"id": "dragon-poker", "title": "Dragon Poker", "paytable_id": "x", "paytable_sha256": digest,
+              "denominations_cents": [1, 5], "bets_credits": [1, 2], "side_bets": {}, "stake_bets": 3,
+              "steps": ["deal", "complete"]}
+    mystery = {**dragon, "id": "mystery", "title": "Mystery", "paytable_sha256": "ab" * 32}
+    served: dict[str, Any] = {"games": [dragon, mystery], "signature": None}
+    up = True
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        if not up:
+            raise httpx.ConnectError("down", request=request)
+        assert request.headers["X-Terminal-Id"] == "cab-9"
+        assert request.url.path == "/api/v1/terminal/catalogue"
+        return httpx.Response(200, json=served)
+
+    def menu(**table: Any) -> tuple[dict[str, Any], dict[str, str]]:
+        config = CabinetConfig.model_validate({"game_server": {
+            "url": "http://server", "terminal_id": "cab-9", "private_key": str(tmp_path / "terminal.key"),
+            **table}})
+        link, games, refused = connect_game_server(config, tmp_path / "nvram", load_games(config),
+                                                   None, transport=httpx.MockTransport(answer))
+        link.close()
+        return games, refused
+
+    games, refused = menu()
+    assert list(games) == ["dragon-poker"] and games["dragon-poker"].local is not None
+    assert games["dragon-poker"].local.paytable.sha256 == digest
+    assert "is not in this cabinet's ROM" in refused["mystery"]
+    _, served["signature"] = sign_catalogue(load_private_key(tmp_path / "catalogue.key"), [dragon, mystery])
+    games, refused = menu(catalogue_public_key=str(tmp_path / "catalogue.pub"))
+    assert list(games) == ["dragon-poker", "mystery"] and games["mystery"].local is None and refused == {}
+    up = False  # a boot while the server is down: the menu it gave last
+    games, refused = menu(catalogue_public_key=str(tmp_path / "catalogue.pub"))
+    assert list(games) == ["dragon-poker", "mystery"]
+    assert "cannot be reached" in refused["game-server"]
+    assert json.loads((tmp_path / "nvram" / "game-server-catalogue.json").read_text())["games"][1]["id"] == \
+        "mystery"
+
+
+def test_autoplay_needs_the_terminals_id_and_key_with_game_server(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "egm.cli", "autoplay", "--nvram", str(tmp_path), "--game",
+                           "dragon-poker", "--games", "1", "--game-server", "http://127.0.0.1:9", "--json"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2
+    assert json.loads(done.stdout)["error"] == ("--game-server needs the terminal's --terminal-id and "
+                                                "--terminal-key (or the config's [game_server] table)")

@@ -383,7 +383,7 @@ def connect_game_server(
     vouching = settings.catalogue_public_key
     key = load_public_key(resolve_path(vouching)) if vouching else None
     served = served or {"games": []}
-    digests = {e["sha256"]: e.path for e in read_manifest(catalogue.manifest_path).files
+    digests = {e.sha256: e.path for e in read_manifest(catalogue.manifest_path).files
                if e.path.startswith("paytables/") and e.path.endswith(".toml")}
     wanted = {str(g.get("paytable_sha256")): str(g.get("id")) for g in served.get("games") or []
               if isinstance(g, dict)}

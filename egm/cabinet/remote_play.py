@@ -201,6 +201,7 @@ class RemotePlayPart(CabinetPart):
             round_.asked = None
             self.server_sentence = problem
         if round_.finished:  # the answer and the settlement are one transaction
+            self._result_from_record(round_, answer.body.get("record"))
             self._finish_round()
             return ACCEPTED
         assert self.memory is not None
@@ -212,6 +213,22 @@ class RemotePlayPart(CabinetPart):
         else:
             self._settle()
         return Result(not problem, problem or "answered")
+
+    def _result_from_record(self, round_: RemoteRound, record: Any) -> None:
+        """The scoreboard's result code and the side-bet wins of a finished round, read from the
+        server's final record by this cabinet's code for the game (the win is the server's view's)."""
+        game = self.games.get(round_.view().game_id)
+        local = game.local if isinstance(game, RemoteGame) else None
+        if round_.result_code or local is None or not isinstance(record, dict):
+            return
+        try:
+            outcome = local.restore(record).outcome()
+        except (ValueError, KeyError, TypeError) as exc:
+            sentence = f"The game server's record of round {round_.round_id} cannot be read here ({exc!r})."
+            self._commit(lambda tx: tx.log("game_server_record", sentence))
+            return
+        round_.result_code = outcome.result_code
+        round_.side_bet_wins_credits = dict(outcome.side_bet_wins_credits)
 
     # --- answers -------------------------------------------------------------------------------------
     def _server_answered(self, answer: GameServerAnswered) -> Result:
