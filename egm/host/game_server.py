@@ -161,6 +161,8 @@ class GameServerLink:
                 answer = self._send(request)
             except httpx.HTTPError as exc:
                 self._went_offline(f"the game server at {self.url} cannot be reached ({type(exc).__name__})")
+            except Exception as exc:  # noqa: BLE001  the thread never dies: the round waits, then tilts
+                self._went_offline(f"the link to {self.url} failed ({type(exc).__name__}: {exc})")
             else:
                 if answer.status < 500:
                     self.offline_since, self.last_problem = None, ""
