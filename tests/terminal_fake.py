@@ -12,19 +12,29 @@ requests are applied, then their reply is lost on the way back).
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
+from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 import httpx
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from egm.clock import FakeClock
+from egm.config import GameServerConfig
 from egm.games.base import Decision, DecisionRefused, Game, Round, Wager
+from egm.host.game_server import GameServerLink
+from egm.host.remote_game import RemoteGame
 from egm.rng import seeded_rng
 from egm.terminal_link.signing import SignatureRefused, verify_request
+from hardware.factory import build_devices
+from tests.cabinet_support import GAME_ID, draw_games, spine_config, spine_jurisdiction
 
 PREFIX = "/api/v1/terminal"
+TERMINAL = "cab-1"
 JSON = {"Content-Type": "application/json"}
 
 
@@ -149,3 +159,70 @@ class FakeGameServer:
 
 def terminal_key() -> Ed25519PrivateKey:
     return Ed25519PrivateKey.generate()
+
+
+def terminal_cabinet(nvram: Path, transport: httpx.BaseTransport | None, key: Ed25519PrivateKey, *,
+                     url: str = "http://fake", clock: FakeClock | None = None, offline_tilt_s: int = 30,
+                     heartbeat_s: float = 5.0) -> Any:
+    """A cabinet (the test-draw game, tests/cabinet_support.py) whose game comes from the server at
+    `url` (through `transport` when given, a real HTTP connection when None)."""
+    from egm.cabinet import Cabinet
+
+    config = spine_config(game_server=GameServerConfig.model_construct(
+        url=url, terminal_id=TERMINAL, private_key="k.pem", offline_tilt_s=offline_tilt_s,
+        catalogue_public_key=None))
+    clock = clock or FakeClock()
+    link = GameServerLink(url, TERMINAL, key, transport=transport, monotonic=clock.monotonic, retry_s=0.01,
+                          heartbeat_s=heartbeat_s)
+    local = draw_games()[GAME_ID]
+    return Cabinet(config, nvram, games={GAME_ID: RemoteGame(catalogue_entry(local), local)},
+                   devices=build_devices(config), jurisdiction=spine_jurisdiction(), clock=clock,
+                   game_server=link)
+
+
+class HttpFakeServer:
+    """The fake served over real HTTP on 127.0.0.1 (a thread of the test process), so a cabinet in
+    another process can be killed while the server keeps its rounds."""
+
+    def __init__(self, fake: FakeGameServer) -> None:
+        self.fake = fake
+        self.lock = threading.Lock()
+        self.httpd = make_server("127.0.0.1", 0, self.app, handler_class=QuietHandler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_port}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def app(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+        headers = {k[5:].replace("_", "-"): v for k, v in environ.items() if k.startswith("HTTP_")}
+        path = environ["PATH_INFO"] + (f"?{environ['QUERY_STRING']}" if environ.get("QUERY_STRING") else "")
+        request = httpx.Request(environ["REQUEST_METHOD"], self.url + path, headers=headers,
+                                content=environ["wsgi.input"].read(length))
+        with self.lock:
+            response = self.fake.handle(request)
+        start_response(f"{response.status_code} {response.reason_phrase}", list(JSON.items()))
+        return [response.content]
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+
+
+class QuietHandler(WSGIRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base class's name)
+        return
+
+
+def main(argv: list[str]) -> int:
+    """The kill test's child: `python -m tests.terminal_fake NVRAM URL KEYFILE GAMES` plays GAMES games of
+    the test-draw game on the fake server at URL, as `egm autoplay --game-server URL` does."""
+    from egm.cabinet_cli import autoplay
+    from egm.terminal_link.signing import load_private_key
+
+    nvram, url, key_file, games = Path(argv[0]), argv[1], argv[2], int(argv[3])
+    report, code = autoplay(terminal_cabinet(nvram, None, load_private_key(key_file), url=url), GAME_ID,
+                            games, 10000)
+    print(json.dumps(report, sort_keys=True))
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

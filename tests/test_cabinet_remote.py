@@ -13,17 +13,16 @@ import pytest
 from egm.cabinet import Cabinet
 from egm.cabinet_cli import autoplay
 from egm.clock import FakeClock
-from egm.config import ConfigError, GameServerConfig, load_cabinet_config
+from egm.config import ConfigError, load_cabinet_config
 from egm.events import CashOut, PlayerDecision, StartGame
 from egm.host.exceptions import GENERAL_TILT, exceptions_for
-from egm.host.game_server import OFFLINE, GameServerLink
-from egm.host.remote_game import RemoteGame, catalogue_vouched, offered_games
+from egm.host.game_server import OFFLINE
+from egm.host.remote_game import catalogue_vouched, offered_games
 from egm.memory.recovery import read_memory
 from egm.meters import Meters
 from egm.terminal_link.signing import sign_catalogue
-from hardware.factory import build_devices
-from tests.cabinet_support import GAME_ID, draw_games, spine_config, spine_jurisdiction
-from tests.terminal_fake import FakeGameServer, catalogue_entry, terminal_key
+from tests.cabinet_support import GAME_ID, draw_games
+from tests.terminal_fake import FakeGameServer, catalogue_entry, terminal_cabinet, terminal_key
 
 TERMINAL = "cab-1"
 
@@ -40,16 +39,8 @@ def fake(key: Any) -> FakeGameServer:
 
 def remote_cabinet(nvram: Path, fake: FakeGameServer, key: Any, clock: FakeClock | None = None,
                    offline_tilt_s: int = 30) -> Cabinet:
-    config = spine_config(game_server=GameServerConfig.model_construct(
-        url="http://fake", terminal_id=TERMINAL, private_key="k.pem", offline_tilt_s=offline_tilt_s,
-        catalogue_public_key=None))
-    clock = clock or FakeClock()
-    link = GameServerLink("http://fake", TERMINAL, key, transport=fake.transport(), monotonic=clock.monotonic,
-                          retry_s=0.01, heartbeat_s=0.05)
-    local = draw_games()[GAME_ID]
-    games = {GAME_ID: RemoteGame(catalogue_entry(local), local)}
-    return Cabinet(config, nvram, games=games, devices=build_devices(config),
-                   jurisdiction=spine_jurisdiction(), clock=clock, game_server=link)
+    return terminal_cabinet(nvram, fake.transport(), key, clock=clock, offline_tilt_s=offline_tilt_s,
+                            heartbeat_s=0.05)
 
 
 def wait_until(cabinet: Cabinet, done: Any, timeout_s: float = 30) -> None:
@@ -298,3 +289,43 @@ def test_autoplay_needs_the_terminals_id_and_key_with_game_server(tmp_path: Path
     assert done.returncode == 2
     assert json.loads(done.stdout)["error"] == ("--game-server needs the terminal's --terminal-id and "
                                                 "--terminal-key (or the config's [game_server] table)")
+
+
+@pytest.mark.parametrize("kills", [pytest.param(20, id="20-kills"),
+                                   pytest.param(200, id="200-kills", marks=pytest.mark.soak)])
+def test_kill_9_of_the_cabinet_at_random_instants_pays_no_round_twice(tmp_path: Path, fake: Any, key: Any,
+                                                                      kills: int) -> None:
+    """The cabinet is a separate process on a real HTTP connection, killed at random instants; the
+    server keeps its rounds. After the last boot: one cabinet game per server round, none open, and
+    the server's totals are the cabinet's meters."""
+    import random
+    import signal
+    import subprocess
+    import sys
+
+    from cryptography.hazmat.primitives import serialization
+
+    from tests.terminal_fake import HttpFakeServer
+
+    key_file = tmp_path / "terminal.key"
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    served = HttpFakeServer(fake)
+    nvram = tmp_path / "nvram"
+    child = [sys.executable, "-m", "tests.terminal_fake", str(nvram), served.url, str(key_file)]
+    pick = random.Random(30)
+    try:
+        for _ in range(kills):
+            process = subprocess.Popen([*child, "100000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            time.sleep(pick.uniform(0.8, 3.0))
+            assert process.poll() is None, process.stderr.read().decode()[-2000:]
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+        done = subprocess.run([*child, "1"], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+    finally:
+        served.stop()
+    assert len(fake.rounds) > kills // 2  # the kills landed in play, not only in boots
+    assert_reconciled(nvram, fake)
+    recall = read_memory(nvram).recall
+    assert sorted({g["number"] for g in recall}) == [g["number"] for g in reversed(recall)]  # each once
