@@ -138,7 +138,6 @@ class RemoteGame(Game):
     local: the same game built on this cabinet from the same pay table out of its ROM, when it holds
     it (its default wager and pay-table header are then the cabinet's own), else None."""
 
-    remote = True
 
     def __init__(self, entry: Mapping[str, Any], local: Game | None) -> None:
         self.entry = dict(entry)
