@@ -220,6 +220,8 @@ def test_the_screen_says_it_waits_for_the_game_server(tmp_path: Path, fake: Any,
     video.update()
     video.render()
     assert "WAITING FOR THE GAME SERVER" not in video.res.kit.drawn
+    # a game this cabinet has no code for is drawn by the generic table: step, stake, AUTO PLAY
+    assert {"STEP: CHOOSE", "STAKE: 100 CREDITS", "Press AUTO PLAY to play."} <= set(video.res.kit.drawn)
     assert cabinet.credits_cents == 400
     cabinet.close()
 
