@@ -64,7 +64,7 @@ def main() -> None:
             start_session(conn, who["id"], int(time.time()))
             limits = {period: 10**9 for period in LIMIT_PERIODS}
             rg.change_limits(conn, who["id"], {"deposit": limits, "loss": limits}, (120,), int(time.time()))
-    caller = Caller(who["id"], who["login"], "player", account_id, "-", "-")
+    caller = service.player_seat(Caller(who["id"], who["login"], "player", account_id, "-", "-"))
     offer = game.wager_offer()
     starts: list[float] = []
     decisions: list[float] = []
