@@ -167,3 +167,32 @@ def test_the_round_waits_while_the_server_is_stopped_and_finishes_when_it_return
     assert cabinet.memory.meters["games_played"] == 1
     cabinet.close()
     terminal.assert_reconciled()
+
+
+def test_kill_9_of_the_server_at_random_instants(server: ServerProcess) -> None:
+    """The cabinet plays on while the server is killed (SIGKILL) and restarted under it: each round
+    waits (offline_tilt_s is longer than a restart) and finishes when the server is back."""
+    terminal = Terminal(server, server.workdir, "cab-server-kills")
+    config = server.workdir / "cab-server-kills.toml"
+    table = (f'\n[game_server]\nurl = "{server.base}"\nterminal_id = "{terminal.id}"\n'
+             f'private_key = "{terminal.key}"\noffline_tilt_s = 900\n')
+    config.write_text((Path(__file__).parent.parent / "config" / "cabinet.toml").read_text() + table)
+    cabinet = subprocess.Popen([*EGM, "autoplay", "--config", str(config), "--nvram", str(terminal.nvram),
+                                "--game", "dragon-poker", "--games", "30", "--json"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 600
+    while terminal.server_meters()["games_played"] < 1:  # booted with the menu, and playing
+        assert cabinet.poll() is None and time.monotonic() < deadline, cabinet.communicate()
+        time.sleep(0.5)
+    pick = random.Random(4)
+    for _ in range(3):
+        time.sleep(pick.uniform(0.5, 4.0))
+        assert server.process is not None
+        server.process.kill()
+        server.process.wait()
+        server.process = None
+        server.start()
+    out, err = cabinet.communicate(timeout=1800)
+    assert cabinet.returncode == 0, (out, err[-3000:])
+    assert json.loads(out)["games_completed"] == 30
+    terminal.assert_reconciled()
