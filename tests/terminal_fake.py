@@ -109,7 +109,9 @@ class FakeGameServer:
 
     def start(self, body: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
         if any(r["status"] == "open" for r in self.rounds.values()):
-            return 409, {"code": "round_open", "sentence": "Finish the round in progress first."}
+            open_id = next(i for i, r in self.rounds.items() if r["status"] == "open")
+            return 409, {"code": "round_open", "sentence": "Finish the round in progress first.",
+                         "round_id": open_id}
         game = self.games[body["game_id"]]
         offer = game.wager_offer()
         wager = Wager(body["bet_credits"], offer.stake_credits(body["bet_credits"], body["side_bets"]),

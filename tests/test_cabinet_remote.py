@@ -331,3 +331,19 @@ def test_kill_9_of_the_cabinet_at_random_instants_pays_no_round_twice(tmp_path: 
     assert_reconciled(nvram, fake)
     recall = read_memory(nvram).recall
     assert sorted({g["number"] for g in recall}) == [g["number"] for g in reversed(recall)]  # each once
+
+
+def test_a_round_the_server_holds_open_for_another_memory_is_refused_with_a_sentence(
+        tmp_path: Path, fake: Any, key: Any) -> None:
+    fake.start({"request_id": "old-memory-1-start", "game_number": 1, "game_id": GAME_ID, "denom_cents": 1,
+                "bet_credits": 100, "side_bets": {}})  # before a RAM clear, say
+    cabinet = remote_cabinet(tmp_path, fake, key)
+    cabinet.boot()
+    cabinet.devices.bill_acceptor.insert_bill(500)
+    cabinet.poll_devices()
+    assert cabinet.handle(StartGame(GAME_ID)).accepted
+    wait_until(cabinet, lambda: not cabinet.waiting_for_server())
+    assert cabinet.server_sentence.startswith("The game server holds an open round (r1) for this terminal")
+    assert cabinet.round is None and cabinet.credits_cents == 500 and cabinet.memory.meters["coin_in"] == 0
+    assert [e["kind"] for e in cabinet.event_log(3)][0] == "game_server_refused"
+    cabinet.close()

@@ -130,7 +130,11 @@ class RemotePlayPart(CabinetPart):
         game = self.games.get(pending["game_id"])
         body = answer.body
         problem = ""
-        if answer.status != 200:
+        if answer.status == 409 and body.get("code") == "round_open":  # not this memory's: a RAM clear?
+            problem = (f"The game server holds an open round ({body.get('round_id')}) for this terminal that "
+                       "this cabinet's memory has no record of; an operator must settle it on the server. "
+                       "The stake was not taken.")
+        elif answer.status != 200:
             problem = str(body.get("sentence") or f"The game server refused the game ({answer.status}).")
         elif game is None:
             problem = f"The game {pending['game_id']} is no longer offered; the stake was not taken."
