@@ -102,7 +102,7 @@ class PlayPart(CabinetPart):
         assert self.memory is not None
         number = self.memory.meters["games_played"] + 1
         if isinstance(game, RemoteGame):  # the game server deals it; the stake moves when it answers
-            return self._start_remote(game, wager, number)
+            return self._start_remote(event, game, wager, number)
         # a fresh memory holds no pools: the game starts each at its seed
         started = rounds.start(game, wager, self.rng_for_game(number), number=number,
                                pools_held=self.memory.get("pools", {}))

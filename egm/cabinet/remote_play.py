@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from egm.events import ACCEPTED, GameServerAnswered, Result
+from egm.events import ACCEPTED, GameServerAnswered, Result, StartGame
 from egm.games.base import Wager
 from egm.host.game_server import OFFLINE, WAITING, GameServerLink, ServerRequest
 from egm.host.remote_game import RemoteGame, RemoteRound
@@ -91,11 +91,12 @@ class RemotePlayPart(CabinetPart):
         return f"{OFFLINE}: the round waits for the game server ({problem})"
 
     # --- start ---------------------------------------------------------------------------------------
-    def _start_remote(self, game: RemoteGame, wager: Wager, number: int) -> Result:
+    def _start_remote(self, event: StartGame, game: RemoteGame, wager: Wager, number: int) -> Result:
         """Commit the pending start, then send it. The stake moves when the server answers."""
         assert self.game_server is not None and self.memory is not None
         if self.game_server.offline:
-            return self._refuse_start(f"{OFFLINE}: new games wait until the game server answers again.")
+            self.server_sentence = f"{OFFLINE}: new games wait until the game server answers again."
+            return self._refuse(event, self.server_sentence)
         terminal = self.game_server.terminal_id
         pending = {
             "terminal_id": terminal,
@@ -112,10 +113,6 @@ class RemotePlayPart(CabinetPart):
         self._send_start(pending)
         self._drive_devices()  # the acceptor stops taking notes until the answer
         return Result(True, WAITING)
-
-    def _refuse_start(self, sentence: str) -> Result:
-        self.server_sentence = sentence
-        return Result(False, sentence)
 
     def _send_start(self, pending: dict[str, Any]) -> None:
         assert self.game_server is not None
