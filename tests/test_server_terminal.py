@@ -18,14 +18,24 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import func, inspect, select, text
 
 from egm.cli import main as cli_main
 from egm.meters import Meters
 from egm.rom.signing import generate_key_pair
 from egm.server.app import create_app
 from egm.server.db import open_database
-from egm.server.db.schema import account, game_round, idempotency, pool, terminal, terminal_nonce, wallet_tx
+from egm.server.db.migrations import LATEST, MIGRATIONS, migrate
+from egm.server.db.schema import (
+    account,
+    game_round,
+    idempotency,
+    pool,
+    schema_version,
+    terminal,
+    terminal_nonce,
+    wallet_tx,
+)
 from egm.server.terminals import add_terminal, catalogue
 from egm.terminal_link.signing import (
     HEADER_NONCE,
@@ -418,3 +428,28 @@ def test_terminal_add_cli(tmp_path: Path, keys: Path) -> None:
                             .join(account, account.c.id == terminal.c.account_id)).all()
     db.dispose()
     assert [tuple(r) for r in rows] == [("CAB-7", "terminal", 0)]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_migration_5_upgrades_a_version_4_database(backend: str, tmp_path: Path, request) -> None:
+    """A database made before the terminals (version 4, no cabinet_game_number, no nonce table)."""
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp_path}/old.db"
+    else:
+        cluster = request.getfixturevalue("pg_cluster")
+        url = cluster.url(cluster.create_database(template="template1"))
+    db = open_database(url)
+    try:
+        with db.write() as conn:
+            schema_version.create(conn)
+            for version, what, apply in MIGRATIONS[:4]:
+                apply(conn)
+                conn.execute(schema_version.insert().values(version=version, what=what, applied_at=0))
+            conn.execute(text("ALTER TABLE game_round DROP COLUMN cabinet_game_number"))
+        assert migrate(db) == 4
+        with db.read() as conn:
+            columns = {c["name"] for c in inspect(conn).get_columns("game_round")}
+            assert "cabinet_game_number" in columns and inspect(conn).has_table("terminal_nonce")
+        assert migrate(db) == LATEST == 5
+    finally:
+        db.dispose()
