@@ -1,12 +1,15 @@
 """The game server's own cost per round: each start and decision is one database transaction around
 the game's code (no HTTP; tools/rgs_load.py measures the whole server over HTTP).
 
-    python benchmarks/bench_server.py [--db URL] [--game dragon-poker] [--rounds 200] [--rg]
+    python benchmarks/bench_server.py [--db URL] [--game dragon-poker] [--rounds 200] [--rg | --terminal]
 
 Default database: a fresh SQLite file in a temporary directory (WAL, synchronous=FULL); give
 `--db postgresql://...` (an empty database) to measure PostgreSQL. One player, one thread, AUTO
 pressed at every step. `--rg` gives the player a live session, deposit and loss limits on every period
-and a 120-minute reality check, so each start pays for every responsible-gaming check. Prints JSON:
+and a 120-minute reality check, so each start pays for every responsible-gaming check. `--terminal`
+plays as a registered terminal instead (a cabinet, issue 30): each request is signed, and its signature,
+window and nonce (its own committed transaction) are checked before it is served (included in start and
+decide; `signed_request_ms` is that part alone). Prints JSON:
 rounds/s, and p50/p95/p99 in ms of start and decide. Asserts nothing about time.
 """
 
@@ -18,7 +21,10 @@ import statistics
 import tempfile
 import time
 import uuid
+from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from sqlalchemy import select
 
 from egm.config import LIMIT_PERIODS
@@ -34,7 +40,9 @@ from egm.server.lobby import load_lobby, warm
 from egm.server.rounds import RoundService
 from egm.server.sessions import Caller, start_session
 from egm.server.settings import LIVE_ROUNDS_CACHED
+from egm.server.terminals import add_terminal, authenticate
 from egm.server.wallet import post
+from egm.terminal_link.signing import sign_request
 
 
 def percentiles(samples: list[float]) -> dict[str, float]:
@@ -48,6 +56,7 @@ def main() -> None:
     parser.add_argument("--game", default="dragon-poker")
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--rg", action="store_true", help="limits, a reality check and a live session set")
+    parser.add_argument("--terminal", action="store_true", help="play as a terminal: signed requests")
     args = parser.parse_args()
     url = args.db or f"sqlite:///{tempfile.mkdtemp(prefix='bench-server-')}/egm.db"
     db = open_database(url)
@@ -64,31 +73,51 @@ def main() -> None:
             start_session(conn, who["id"], int(time.time()))
             limits = {period: 10**9 for period in LIMIT_PERIODS}
             rg.change_limits(conn, who["id"], {"deposit": limits, "loss": limits}, (120,), int(time.time()))
-    caller = Caller(who["id"], who["login"], "player", account_id, "-", "-")
+    seat: Any = service.player_seat(Caller(who["id"], who["login"], "player", account_id, "-", "-"))
+    if args.terminal:
+        key = Ed25519PrivateKey.generate()
+        pem = key.public_key().public_bytes(Encoding.PEM, PublicFormat.SubjectPublicKeyInfo).decode()
+        add_terminal(db, "BENCH-1", pem, int(time.time()))
+
+    def sit(path: str, body: dict[str, Any]) -> Any:
+        """The seat of this request: the player's, or the terminal that signed it (verified)."""
+        if not args.terminal:
+            return seat
+        raw = json.dumps(body).encode()
+        tick = time.perf_counter()
+        headers = sign_request(key, "BENCH-1", "POST", path, raw, time.time())
+        signed = authenticate(db, headers, "POST", path, raw, int(time.time()))
+        signing.append(time.perf_counter() - tick)
+        return signed
+
     offer = game.wager_offer()
     starts: list[float] = []
     decisions: list[float] = []
+    signing: list[float] = []  # --terminal: signing, verifying and the nonce's transaction, per request
     began = time.perf_counter()
     for _ in range(args.rounds):
         body = {"request_id": uuid.uuid4().hex, "game_id": args.game, "side_bets": {},
-                "denom_cents": offer.denominations_cents[0], "bet_credits": offer.bets_credits[0]}
+                "denom_cents": offer.denominations_cents[0], "bet_credits": offer.bets_credits[0],
+                **({"game_number": len(starts) + 1} if args.terminal else {})}
         tick = time.perf_counter()
-        started = json.loads(service.start(caller, body, int(time.time())).body)
+        started = json.loads(service.start(sit("/api/v1/terminal/rounds", body), body, int(time.time())).body)
         starts.append(time.perf_counter() - tick)
         step, complete = 0, False
         while not complete:
             tick = time.perf_counter()
-            answer = json.loads(service.decide(caller, started["round_id"], {
-                "request_id": uuid.uuid4().hex, "step_no": step, "decision": {"kind": "auto"}},
-                int(time.time())).body)
+            decision = {"request_id": uuid.uuid4().hex, "step_no": step, "decision": {"kind": "auto"}}
+            path = f"/api/v1/terminal/rounds/{started['round_id']}/decisions"
+            answer = json.loads(service.decide(sit(path, decision), started["round_id"], decision,
+                                               int(time.time())).body)
             decisions.append(time.perf_counter() - tick)
             step, complete = answer["step_no"], answer["complete"]
     elapsed = time.perf_counter() - began
     db.dispose()
     print(json.dumps({"database": db.engine.dialect.name, "game": args.game, "rounds": args.rounds,
-                      "rg": args.rg,
+                      "rg": args.rg, "terminal": args.terminal,
                       "rounds_per_second": round(args.rounds / elapsed, 1), "start_ms": percentiles(starts),
-                      "decide_ms": percentiles(decisions)}, indent=2))
+                      "decide_ms": percentiles(decisions),
+                      **({"signed_request_ms": percentiles(signing)} if signing else {})}, indent=2))
 
 
 if __name__ == "__main__":

@@ -32,6 +32,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("--bill-cents", type=int, default=10000, help="note inserted when credits run short")
     play.add_argument("--config", type=Path, help="cabinet config file (default config/cabinet.toml)")
     play.add_argument("--json", action="store_true", help="print one JSON object")
+    play.add_argument("--game-server", metavar="URL",
+                      help="play the central game server's rounds (docs/cabinet-on-server.md); the terminal "
+                           "id and key come from the config's [game_server] table or the next two flags")
+    play.add_argument("--terminal-id", help="the terminal's id on the game server (with --game-server)")
+    play.add_argument("--terminal-key", type=Path,
+                      help="the terminal's Ed25519 private key, PEM (with --game-server)")
     play.set_defaults(handler=_autoplay_command)
 
     meters = subparsers.add_parser("meters", help="read the meters from wager memory (no play)")
@@ -105,9 +111,17 @@ def autoplay(cabinet: Any, game_id: str, games: int, bill_cents: int) -> tuple[d
             cabinet.handle(ReconcileBill(in_cash_box=found))
             cabinet.handle(KeyTurned(Key.ATTENDANT, False))
 
+    def wait_for_server() -> None:
+        """Headless, the loop has nothing to draw: it sleeps until the game server answers."""
+        while cabinet.waiting_for_server() and not cabinet.tilt:
+            cabinet.game_server.wait(0.05)
+            cabinet.poll_devices()
+
     def play_round() -> None:
+        wait_for_server()
         while cabinet.round is not None and cabinet.state.startswith("game."):
             cabinet.handle(PlayerDecision(cabinet.round.reference_decision()))
+            wait_for_server()
         settle_lockups()
 
     play_round()  # a game a power cut interrupted
@@ -137,6 +151,9 @@ def autoplay(cabinet: Any, game_id: str, games: int, bill_cents: int) -> tuple[d
             problem = started.reason
             break
         play_round()
+        if cabinet.server_sentence and not cabinet.tilt:  # the game server refused the game
+            problem = cabinet.server_sentence
+            break
         completed = _games_settled(cabinet) - settled_before  # a settlement that failed is no game
     if not cabinet.tilt and not problem and cabinet.credits_cents > 0:
         cabinet.handle(CashOut())
@@ -166,6 +183,32 @@ def _load_config(path: Path | None) -> Any:
     return load_cabinet_config(path)
 
 
+def _with_game_server(config: Any, args: argparse.Namespace) -> Any:
+    """The config with --game-server (and --terminal-id, --terminal-key) over its [game_server] table;
+    ConfigError with a sentence when the terminal's id or key is given nowhere."""
+    from egm.config import ConfigError, GameServerConfig
+
+    if args.game_server is None:
+        if args.terminal_id or args.terminal_key:
+            raise ConfigError("--terminal-id and --terminal-key go with --game-server URL; give it too")
+        return config
+    table = config.game_server.model_dump() if config.game_server else {}
+    table["url"] = args.game_server
+    if args.terminal_id:
+        table["terminal_id"] = args.terminal_id
+    if args.terminal_key:
+        table["private_key"] = str(args.terminal_key.resolve())
+    missing = [flag for key, flag in (("terminal_id", "--terminal-id"), ("private_key", "--terminal-key"))
+               if key not in table]
+    if missing:
+        raise ConfigError(f"--game-server needs the terminal's {' and '.join(missing)} (or the config's "
+                          "[game_server] table)")
+    try:
+        return config.model_copy(update={"game_server": GameServerConfig.model_validate(table)})
+    except ValueError as exc:
+        raise ConfigError(f"--game-server: {exc}") from exc
+
+
 def _say_preparing(progress: Any) -> None:
     """On stderr, each game being prepared while its code compiles (minutes without a ROM build)."""
     from egm.boot_progress import GAMES
@@ -185,11 +228,11 @@ def _autoplay_command(args: argparse.Namespace) -> int:
         _emit({"error": wrong}, args.json)
         return EXIT_BAD_INPUT
     try:
-        config = _load_config(args.config)
+        config = _with_game_server(_load_config(args.config), args)
     except ConfigError as exc:
         _emit({"error": str(exc)}, args.json)
         return EXIT_BAD_INPUT
-    if args.game not in config.games:
+    if config.game_server is None and args.game not in config.games:
         _emit(
             {"error": f"game '{args.game}' is not installed on this cabinet; choose one of {config.games}"},
             args.json,

@@ -49,6 +49,25 @@ class AudioConfig(Strict):
     mute: bool = False
 
 
+class GameServerConfig(Strict):
+    """The central game server this cabinet takes its games from (seed 004, [0021]; docs/cabinet-on-
+    server.md). Paths are relative to the project root, or absolute."""
+
+    url: str = Field(pattern=r"^https?://[^\s/]+(/[^\s]*)?$")  # e.g. http://127.0.0.1:8000
+    terminal_id: str = Field(pattern=r"^[A-Za-z0-9._-]{1,64}$")  # as `egm server terminal add --id`
+    private_key: str = Field(min_length=1)  # the terminal's Ed25519 private key (PEM) that signs requests
+    offline_tilt_s: int = Field(default=30, ge=1, le=24 * 3600)  # a round waiting this long tilts
+    # The server's catalogue key (PEM): a catalogue it signs vouches for pay tables the ROM lacks.
+    catalogue_public_key: str | None = None
+
+    @field_validator("private_key", "catalogue_public_key")
+    @classmethod
+    def _readable(cls, path: str | None, info: ValidationInfo) -> str | None:
+        if path is not None and not resolve_path(path).is_file():
+            raise ValueError(f"the key file {path} is not found; give the path of a PEM file")
+        return path
+
+
 class CabinetConfig(Strict):
     site_name: str = "EGM Test Casino"
     site_address: str = "1 Test Way"
@@ -79,6 +98,8 @@ class CabinetConfig(Strict):
     devices: DevicesConfig = DevicesConfig()
     display: DisplayConfig = DisplayConfig()
     audio: AudioConfig = AudioConfig()
+    # With this table the games come from the central game server; without it they play here.
+    game_server: GameServerConfig | None = None
 
     @field_validator("bill_denominations_cents", "player_denominations_cents")
     @classmethod
@@ -184,6 +205,11 @@ def load_model(path: Path | str, model: type[M]) -> M:
         return model.model_validate(data)
     except ValidationError as exc:
         raise ConfigError(format_validation_error(path, exc)) from exc
+
+
+def resolve_path(path: str) -> Path:
+    """A configured path: absolute, or relative to the project root."""
+    return Path(path) if Path(path).is_absolute() else PROJECT_ROOT / path
 
 
 def load_cabinet_config(path: Path | str | None = None) -> CabinetConfig:

@@ -8,7 +8,9 @@ with a `Result`: accepted, or refused with a reason sentence (and then nothing c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from egm.games.base import Decision, Wager
 from hardware.interfaces import (
@@ -47,6 +49,7 @@ __all__ = [
     "DeviceWarning",
     "Door",
     "DoorChanged",
+    "GameServerAnswered",
     "HostAcknowledged",
     "HostLinkChanged",
     "HostPoll",
@@ -160,6 +163,15 @@ class SetJurisdiction:
     memory across power cuts."""
 
     name: str
+
+
+@dataclass(frozen=True)
+class GameServerAnswered:
+    """An event: the server answered `key` with an HTTP status and its JSON body."""
+
+    key: str
+    status: int
+    body: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

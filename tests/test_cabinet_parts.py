@@ -17,6 +17,7 @@ from tests.cabinet_support import draw_games, make_cabinet, spine_config, spine_
 
 INPUTS = {  # every input the cabinet handles, and the part that owns it
     "PlayPart": {"ChooseDenomination", "SelectGame", "StartGame", "PlayerDecision"},
+    "RemotePlayPart": {"GameServerAnswered"},
     "CreditInPart": {
         "BillEscrowed",
         "BillStacked",

@@ -320,12 +320,13 @@ def test_no_route_starts_more_than_one_round(rg_app) -> None:
     schema = rg_app.openapi()
     assert not [p for p in schema["paths"] if "auto" in p.lower() or "batch" in p.lower()]
     starts = [p for p, ops in schema["paths"].items() if "post" in ops and p.rstrip("/").endswith("/rounds")]
-    assert starts == ["/api/v1/rounds"]
-    start = schema["paths"]["/api/v1/rounds"]["post"]
-    body_ref = start["requestBody"]["content"]["application/json"]["schema"]
-    body = schema["components"]["schemas"][body_ref["$ref"].rsplit("/", 1)[1]]
-    assert set(body["properties"]) == {"request_id", "game_id", "denom_cents", "bet_credits", "side_bets"}
-    assert body.get("additionalProperties") is False  # no count, repeat or autoplay key sneaks in
+    assert starts == ["/api/v1/rounds", "/api/v1/terminal/rounds"]  # a player's; a cabinet's (issue 30)
+    wager = {"request_id", "game_id", "denom_cents", "bet_credits", "side_bets"}
+    for path, keys in zip(starts, (wager, wager | {"game_number"}), strict=True):
+        body_ref = schema["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]
+        body = schema["components"]["schemas"][body_ref["$ref"].rsplit("/", 1)[1]]
+        assert set(body["properties"]) == keys
+        assert body.get("additionalProperties") is False  # no count, repeat or autoplay key sneaks in
 
 
 def test_a_version_1_database_migrates_to_the_responsible_gaming_tables(db_url, request, tmp_path) -> None:
@@ -345,7 +346,7 @@ def test_a_version_1_database_migrates_to_the_responsible_gaming_tables(db_url, 
         tables = set(inspect(db.engine).get_table_names())
         assert {"rg_limit", "reality_check", "reality_check_ack", "rg_exclusion"} <= tables
         assert "wallet_tx_account_at" in {i["name"] for i in inspect(db.engine).get_indexes("wallet_tx")}
-        assert migrate(db) == LATEST == 4  # then the live table (3) and account events (4)
+        assert migrate(db) == LATEST == 5  # then the live table (3), account events (4), terminals (5)
     finally:
         db.dispose()
 

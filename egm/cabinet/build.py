@@ -11,11 +11,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from egm.boot_progress import DEVICES, MEMORY, ROM, BootProgress
 from egm.clock import Clock, SetClock, SystemClock
 from egm.config import PROJECT_ROOT, CabinetConfig, ConfigError, JurisdictionConfig, load_jurisdiction
 from egm.events import ACCEPTED, ButtonChanged, CashOut, Door, Result, StartGame
 from egm.games.base import Game
+from egm.host.game_server import GameServerLink, ServerRequest
 from egm.memory.errors import MemoryBusy, RamError
 from egm.memory.store import Transaction, WagerMemory
 from egm.money import format_cents
@@ -27,6 +30,7 @@ from .core import log
 from .credit_in import CreditInPart
 from .machine import CabinetMachine, state_table, transition_table
 from .play import PlayPart
+from .remote_play import RemotePlayPart
 from .sas import HostPart
 from .service import ServicePart, rom_check_message
 from .settings import SettingsPart
@@ -46,7 +50,7 @@ POWER_UP_MESSAGES = {
 TRACEBACK_KEPT = 8000  # characters of a software fault's traceback in the event log (its innermost end)
 
 
-class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, HostPart):
+class Cabinet(PlayPart, RemotePlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, HostPart):
     """The controller. Construct, `boot()`, then feed it events (see the package doc)."""
 
     def __init__(
@@ -61,8 +65,13 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
         rng_for_game: Callable[[int], Rng] | None = None,
         rom_check: Callable[[], Any] | None = None,
         unavailable_games: Mapping[str, str] | None = None,
+        game_server: GameServerLink | None = None,
     ) -> None:
         self.config = config
+        self.game_server = game_server  # None: every game plays here (remote_play)
+        self.offline_tilt_s = config.game_server.offline_tilt_s if config.game_server else 0
+        self.server_sentence = ""
+        self._server_tilt = False
         self.unavailable_games = dict(unavailable_games or {})  # game id -> why it is out of service
         self.nvram_dir = Path(nvram_dir)
         self.games = dict(games)
@@ -112,6 +121,8 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
             message = f"Clean shutdown ({reason})." if reason else "Clean shutdown."
             self._commit(lambda tx: tx.log("power_down", message))
             self.memory.close()
+        if self.game_server is not None:
+            self.game_server.close()
 
     def software_fault(self, exc: BaseException) -> None:
         """Record an unexpected exception with its traceback, then close wager memory; the process is
@@ -220,6 +231,7 @@ class Cabinet(PlayPart, CreditInPart, CashOutPart, ServicePart, SettingsPart, Ho
             self.recovered.append(f"game at step {self.round.step}")
             if self.round.finished:
                 self._finish_round()
+        self._resend_pending()
         if memory.get("handpay") is not None:
             self.recovered.append("hand pay")
         if self.round is None and self.last_outcome is None:
@@ -306,6 +318,9 @@ def build_cabinet(
     def rom_check() -> Any:
         return recheck(catalogue, compiled_root)
 
+    games, unavailable, link = dict(catalogue.games), dict(catalogue.unavailable), None
+    if config.game_server is not None and not catalogue.refused:
+        link, games, unavailable = connect_game_server(config, Path(nvram_dir), catalogue, clock)
     try:
         jurisdiction = load_jurisdiction(config.jurisdiction)
     except ConfigError as exc:  # the rules are firmware: without them the cabinet cannot start at all
@@ -314,11 +329,72 @@ def build_cabinet(
     return Cabinet(
         config,
         nvram_dir,
-        games=catalogue.games,
+        games=games,
         devices=devices or build_devices(config, clock=clock),
         jurisdiction=jurisdiction,
         clock=clock,
         rng_for_game=seeded_rng(seed) if seed is not None else None,
         rom_check=rom_check,
-        unavailable_games=catalogue.unavailable,
+        unavailable_games=unavailable,
+        game_server=link,
     )
+
+
+CATALOGUE_KEPT = "game-server-catalogue.json"  # beside the wager memory: the last menu the server gave
+
+
+def connect_game_server(
+    config: CabinetConfig, nvram_dir: Path, catalogue: Any, clock: Clock | None,
+    transport: Any = None,
+) -> tuple[GameServerLink, dict[str, Game], dict[str, str]]:
+    """The link to the configured game server and the games its catalogue offers (the menu), with a
+    sentence for each game refused. The boot asks the catalogue once, before the event loop runs;
+    a server that does not answer leaves the menu it gave last (kept beside the wager memory), so a
+    round a power cut interrupted finishes when the server returns. RomError for an unreadable key."""
+    import json
+
+    from egm.config import resolve_path
+    from egm.games import UnknownGame
+    from egm.host.remote_game import catalogue_vouched, offered_games
+    from egm.rom.catalogue import GAME_REFUSES_ITS_TABLE, load_game
+    from egm.rom.manifest import read_manifest
+    from egm.rom.paytable import PaytableError
+    from egm.terminal_link.signing import load_private_key, load_public_key
+
+    settings = config.game_server
+    assert settings is not None
+    private_key = load_private_key(resolve_path(settings.private_key))
+    link = GameServerLink(settings.url, settings.terminal_id, private_key, transport=transport,
+                          monotonic=(clock or SystemClock()).monotonic)
+    kept = nvram_dir / CATALOGUE_KEPT
+    try:
+        answer = link.fetch(ServerRequest("catalogue", "GET", "/catalogue"))
+        served = dict(answer.body) if answer.status == 200 else None
+        problem = "" if served else str(answer.body.get("sentence", answer.status))
+    except httpx.HTTPError as exc:
+        served, problem = None, f"the game server at {settings.url} cannot be reached ({type(exc).__name__})"
+    if served is not None:
+        nvram_dir.mkdir(parents=True, exist_ok=True)
+        kept.write_text(json.dumps(served, sort_keys=True), encoding="utf-8")
+    elif kept.is_file():
+        served = json.loads(kept.read_text(encoding="utf-8"))
+    unavailable = {"game-server": f"The game server's catalogue could not be read: {problem}."} if problem \
+        else {}
+    vouching = settings.catalogue_public_key
+    key = load_public_key(resolve_path(vouching)) if vouching else None
+    served = served or {"games": []}
+    digests = {e.sha256: e.path for e in read_manifest(catalogue.manifest_path).files
+               if e.path.startswith("paytables/") and e.path.endswith(".toml")}
+    wanted = {str(g.get("paytable_sha256")): str(g.get("id")) for g in served.get("games") or []
+              if isinstance(g, dict)}
+    rom_paytables: dict[str, Game | None] = {}
+    for digest, game_id in wanted.items():
+        if digest in digests:
+            try:  # the same pay table, built here by this cabinet's own code for the game, if it has it
+                rom_paytables[digest] = load_game(game_id, digests[digest].removeprefix("paytables/"),
+                                                  root=catalogue.root, manifest_path=catalogue.manifest_path,
+                                                  trusted_keys=catalogue.trusted_keys)
+            except (PaytableError, UnknownGame, *GAME_REFUSES_ITS_TABLE):  # no code for it here: generic
+                rom_paytables[digest] = None
+    games, refused = offered_games(served, rom_paytables, catalogue_vouched(served, key))
+    return link, dict(games), {**unavailable, **refused}

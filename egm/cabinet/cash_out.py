@@ -22,6 +22,8 @@ class CashOutPart(CabinetPart):
     def _cash_out(self, event: CashOut) -> Result:
         if not self._allowed("cash_out"):
             return self._not_now(event, "cashing out")
+        if waiting := self.waiting_for_server():  # a start sent: its stake must still be on the meter
+            return self._refuse(event, f"Cashing out is not allowed now: {waiting}.")
         memory = self.memory
         assert memory is not None
         amount = self.credits_cents

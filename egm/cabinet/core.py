@@ -100,6 +100,13 @@ class CabinetPart:
     bet_levels: Callable[[str], tuple[int, ...]]  # the bet levels a game offers now (settings.SettingsPart)
     display_attached: bool
     _panel_presses: list[str]
+    _server_tilt: bool  # a round waited on an unreachable game server too long (remote_play)
+    _poll_links: Callable[[], list[object]]  # the game server's answers, polled like a device (remote_play)
+    waiting_for_server: Callable[[], str]  # why the cabinet waits on the game server, or "" (remote_play)
+    _send_asked: Callable[[], None]  # send the decision staged on a remote round (remote_play)
+    _server_tilt_detail: Callable[[], str]
+    _start_remote: Callable[..., Result]  # a game server's round: the pending start (remote_play)
+    game_server_status: Callable[[], dict[str, Any] | None]
 
     # --- reading -----------------------------------------------------------------------------------
     @property
@@ -164,6 +171,7 @@ class CabinetPart:
             "attendant_key": self._attendant_key_on,
             "unreconciled": self._unreconciled_item(),
             "ram_clear_evidence": evidence.describe() if (evidence := self._unverified_evidence()) else None,
+            "game_server": self.game_server_status(),
         }
 
     def recall(self) -> list[dict[str, Any]]:
@@ -198,6 +206,7 @@ class CabinetPart:
             "romerror": "; ".join(self._rom_problems),
             "accountingerror": self.memory.get("accounting_error", "") if self.memory else "",
             "devicefault": "; ".join(filter(None, [*self._faults.values(), self._unreconciled_bill()])),
+            "gameserver": self._server_tilt_detail() if self._server_tilt else "",
         }
         return detail.get(tilts[0], f"{TILT_NAMES[tilts[0]].replace('_', ' ')}: close it to resume")
 
@@ -216,7 +225,7 @@ class CabinetPart:
         """Handle every device report until all devices are quiet (a report may cause another)."""
         results: list[Result] = []
         for _ in range(100):
-            events = [e for device in self.devices.all() for e in device.poll()]
+            events = [e for device in self.devices.all() for e in device.poll()] + self._poll_links()
             if not events:
                 break
             results += [self.handle(e) for e in events]
@@ -336,6 +345,7 @@ class CabinetPart:
             "romerror": bool(self._rom_problems),
             "accountingerror": bool(self.memory and self.memory.get("accounting_error")),
             "devicefault": bool(self._faults) or bool(self._unreconciled_bill()),
+            "gameserver": self._server_tilt,
         }
         standing.update({tilt: door in self._open_doors for door, tilt in DOOR_TILTS.items()})
         return [t for t in TILTS if standing[t]]

@@ -17,7 +17,8 @@ from egm.events import Door
 from egm.games import game_class
 
 # Tilts in priority order: the first standing one is the state shown.
-TILTS = ("ramerror", "romerror", "accountingerror", "maindoor", "logicdoor", "cashboxdoor", "devicefault")
+TILTS = ("ramerror", "romerror", "accountingerror", "maindoor", "logicdoor", "cashboxdoor", "devicefault",
+         "gameserver")
 TILT_NAMES = {  # the names reported to the outside (autoplay JSON, snapshot)
     "ramerror": "ram_error",
     "romerror": "rom_error",
@@ -26,6 +27,7 @@ TILT_NAMES = {  # the names reported to the outside (autoplay JSON, snapshot)
     "logicdoor": "logic_door_open",
     "cashboxdoor": "cash_box_door_open",
     "devicefault": "device_fault",
+    "gameserver": "game_server_offline",  # a round waited on the game server too long
 }
 DOOR_TILTS = {Door.MAIN: "maindoor", Door.LOGIC: "logicdoor", Door.CASH_BOX: "cashboxdoor"}
 RESUMABLE_FROM = ["selftest", "tilt", "audit"]  # where `_settle` may move the machine from

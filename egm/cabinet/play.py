@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from egm.events import ACCEPTED, CashOut, ChooseDenomination, PlayerDecision, Result, SelectGame, StartGame
 from egm.games.base import DecisionRefused
+from egm.host.remote_game import RemoteGame
 from egm.memory.store import Transaction
 from egm.money import format_cents, format_denomination
 from egm.play import rounds
@@ -100,6 +101,8 @@ class PlayPart(CabinetPart):
             return Result(False, self._tilt_detail())
         assert self.memory is not None
         number = self.memory.meters["games_played"] + 1
+        if isinstance(game, RemoteGame):  # the game server deals it; the stake moves when it answers
+            return self._start_remote(event, game, wager, number)
         # a fresh memory holds no pools: the game starts each at its seed
         started = rounds.start(game, wager, self.rng_for_game(number), number=number,
                                pools_held=self.memory.get("pools", {}))
@@ -131,6 +134,7 @@ class PlayPart(CabinetPart):
         record = {**memory.get("game"), "round": self.round.to_record()}
         if not self._commit(lambda tx: tx.set("game", record)):
             return Result(False, self._tilt_detail())
+        self._send_asked()  # a remote round's decision, committed: now to the game server
         self._follow_round()
         return ACCEPTED
 

@@ -123,6 +123,7 @@ SIMPLE_EVENTS = {  # event-log kind -> exception
     "sas_ticket_inserted": TICKET_INSERTED,
     "sas_aft_complete": AFT_TRANSFER_COMPLETE,
     "sas_host_fault": GENERAL_TILT,
+    "game_server_offline": GENERAL_TILT,  # a round waited on the central game server too long
 }
 
 

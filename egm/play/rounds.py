@@ -167,9 +167,15 @@ def start(game: Game, wager: Wager, rng: Rng, *, number: int, pools_held: Mappin
         "wager": wager.to_record(),
         "round": round_.to_record(),
     }
-    deltas = MeterDeltas(
-        game.game_id,
-        table,
+    return Started(round_, record, stake_cents, stake_deltas(game.game_id, table, wager))
+
+
+def stake_deltas(game_id: str, paytable: str, wager: Wager) -> MeterDeltas:
+    """What taking a wager's stake does to the meters (a round dealt here, or by a game server)."""
+    stake_cents = wager.stake_credits * wager.denom_cents
+    return MeterDeltas(
+        game_id,
+        paytable,
         machine={
             "coin_in": stake_cents,
             "side_bet_in": sum(wager.side_bets.values()) * wager.denom_cents,
@@ -178,7 +184,6 @@ def start(game: Game, wager: Wager, rng: Rng, *, number: int, pools_held: Mappin
         },
         game={"coin_in": stake_cents, "games_played": 1},
     )
-    return Started(round_, record, stake_cents, deltas)
 
 
 def settle(

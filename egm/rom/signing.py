@@ -37,14 +37,22 @@ def key_id(public_key: Ed25519PublicKey) -> str:
 
 def load_public_key(path: Path) -> Ed25519PublicKey:
     try:
-        key = serialization.load_pem_public_key(path.read_bytes())
+        data = path.read_bytes()
     except OSError as exc:
         raise RomError(f"{path}: cannot read the trusted public key ({exc.strerror}); check [rom] "
                        "trusted_keys in the cabinet config") from exc
+    return public_key_from_pem(data, str(path))
+
+
+def public_key_from_pem(data: bytes, source: str) -> Ed25519PublicKey:
+    """The Ed25519 public key in PEM `data`; RomError naming `source` (a file, or what the text is)."""
+    try:
+        key = serialization.load_pem_public_key(data)
     except ValueError as exc:
-        raise RomError(f"{path}: not a PEM public key; use a .pub file written by 'egm rom keygen'") from exc
+        raise RomError(f"{source}: not a PEM public key; use a .pub file written by "
+                       "'egm rom keygen'") from exc
     if not isinstance(key, Ed25519PublicKey):
-        raise RomError(f"{path}: not an Ed25519 public key; use a .pub file written by 'egm rom keygen'")
+        raise RomError(f"{source}: not an Ed25519 public key; use a .pub file written by 'egm rom keygen'")
     return key
 
 
@@ -83,9 +91,10 @@ def passphrase_from(file: Path | None = None, env: str | None = None, *, prompt:
     return text.encode("utf-8")
 
 
-def load_private_key(path: Path, passphrase: bytes | None = None) -> Ed25519PrivateKey:
+def load_private_key(path: Path, passphrase: bytes | None = None, *,
+                     interactive: bool = True) -> Ed25519PrivateKey:
     """The private key in `path`; an encrypted (production) key needs its passphrase, asked on the
-    terminal when not given."""
+    terminal when not given (refused when not `interactive`: a machine that starts unattended)."""
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -96,6 +105,10 @@ def load_private_key(path: Path, passphrase: bytes | None = None) -> Ed25519Priv
         except TypeError:  # encrypted but no passphrase given (or one given for a plain key)
             if passphrase is not None:
                 key = serialization.load_pem_private_key(data, password=None)
+            elif not interactive:
+                raise RomError(f"{path}: the private key is encrypted and no passphrase can be "
+                               "asked here; use an unencrypted key ('egm rom keygen' without "
+                               "--passphrase)") from None
             else:
                 asked = passphrase_from(prompt=f"Passphrase for {path}: ")
                 key = serialization.load_pem_private_key(data, password=asked)

@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from egm.server.api import auth, live, player, rg, rounds, wallet, web, ws
+from egm.server.api import auth, live, player, rg, rounds, terminal, wallet, web, ws
 from egm.server.errors import install_handlers
 from egm.server.server import Server
 from egm.server.settings import Settings
@@ -62,7 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"ready": state.ready, "sentence": state.readiness_sentence()},
                             status_code=200 if state.ready else 503)
 
-    for module in (auth, wallet, rounds, player, rg, live, ws, web):
+    for module in (auth, wallet, rounds, player, rg, live, ws, web, terminal):
         app.include_router(module.router)
     live.mount_static(app)
     web.mount_static(app)

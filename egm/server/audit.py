@@ -5,6 +5,10 @@
 * Every round's stake equals its wager's stake (credits x denomination) and its ledger stake row.
 * Every settled round's win equals the win its own record gives when the game restores it, and a
   credited win appears once in the ledger (a round in review has none yet).
+* A terminal's account holds no money: its balance is zero, and its rounds (stake and win recorded on
+  the round, the cabinet's meters being the money of record) have no ledger rows.
+
+The reconciliation of a terminal's totals with its cabinet's meters is egm/server/reconcile.py.
 """
 
 from __future__ import annotations
@@ -23,8 +27,9 @@ from egm.server.lobby import Lobby
 def audit_books(db: Database, lobby: Lobby) -> dict[str, Any]:
     problems: list[str] = []
     with db.read() as conn:
-        balances = {r.id: r.balance_cents
-                    for r in conn.execute(select(account.c.id, account.c.balance_cents))}
+        accounts = conn.execute(select(account.c.id, account.c.owner, account.c.balance_cents)).all()
+        balances = {r.id: r.balance_cents for r in accounts}
+        terminals = {r.id for r in accounts if r.owner == "terminal"}
         running: dict[int, int] = defaultdict(int)
         by_round: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         for tx in conn.execute(select(wallet_tx).order_by(wallet_tx.c.id)):
@@ -38,21 +43,25 @@ def audit_books(db: Database, lobby: Lobby) -> dict[str, Any]:
             if balance != running[account_id]:
                 problems.append(f"account {account_id}: balance {balance} but its ledger sums to "
                                 f"{running[account_id]}")
+            if account_id in terminals and (balance or running[account_id]):
+                problems.append(f"account {account_id}: a terminal's, which holds no money, but its balance "
+                                f"is {balance} and its ledger sums to {running[account_id]}")
         rounds = conn.execute(select(game_round)).all()
     for row in rounds:
-        problems += _round_problems(row, by_round[row.id], lobby)
+        problems += _round_problems(row, by_round[row.id], lobby, in_wallet=row.account_id not in terminals)
     return {"balanced": not problems, "accounts": len(balances), "rounds": len(rounds),
             "ledger_total_cents": sum(running.values()), "problems": problems}
 
 
-def _round_problems(row: Any, ledger: dict[str, int], lobby: Lobby) -> list[str]:
+def _round_problems(row: Any, ledger: dict[str, int], lobby: Lobby, *, in_wallet: bool) -> list[str]:
+    """in_wallet: a player's round (stake and win in the ledger); else a terminal's (none there)."""
     found = []
     try:
         wager = Wager.from_record(row.wager)
     except ValueError as exc:
         return [f"round {row.id}: {exc}"]
     wagered = wager.stake_credits * wager.denom_cents
-    if row.stake_cents != wagered or -ledger["stake"] != row.stake_cents:
+    if row.stake_cents != wagered or -ledger["stake"] != (row.stake_cents if in_wallet else 0):
         found.append(f"round {row.id}: stake {row.stake_cents}, wager {wagered}, ledger {-ledger['stake']}")
     credited = ledger["win"]
     if row.status == "open" or row.status == "voided":
@@ -69,7 +78,7 @@ def _round_problems(row: Any, ledger: dict[str, int], lobby: Lobby) -> list[str]
     won = round_.outcome().win_credits * wager.denom_cents if round_.finished else None
     if won != row.win_cents:
         found.append(f"round {row.id}: win {row.win_cents} recorded but its record gives {won}")
-    expected_credit = row.win_cents if row.status == "complete" else 0
+    expected_credit = row.win_cents if row.status == "complete" and in_wallet else 0
     if credited != expected_credit:
         found.append(f"round {row.id}: {row.status} with win {row.win_cents} but {credited} credited")
     return found

@@ -1,9 +1,12 @@
-"""`egm server`: run the game server, audit its books, warm its games, add staff accounts.
+"""`egm server`: run the game server, audit its books, warm its games, add staff accounts and terminals.
 
-    egm server [--db URL] [--host H] [--port P] [--origin URL ...]
-    egm server audit [--db URL] [--json]          exit 0 when the books balance, 1 when not
+    egm server [--db URL] [--host H] [--port P] [--origin URL ...] [--catalogue-key FILE]
+    egm server audit [--db URL] [--json] [--terminal-meters T=FILE ...]
+                                                   exit 0 when the books balance (and every terminal
+                                                   reconciles), 1 when not
     egm server warm                                build the compiled engines, then exit
     egm server user add --login L --role R --password-file F [--db URL]
+    egm server terminal add --id T --public-key FILE [--db URL]    exit 2: a taken id or a bad key
 
 Without --db every subcommand uses sqlite:///server-data/egm.db, relative to the working directory.
 """
@@ -15,6 +18,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from egm.server.settings import DEFAULT_DB_URL
 
@@ -33,11 +37,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     server.add_argument("--port", type=int, default=8080, help="port (default 8080)")
     server.add_argument("--origin", action="append", default=[],
                         help="an allowed Origin for POSTs (repeatable; default http://HOST:PORT)")
+    server.add_argument("--catalogue-key", type=Path, metavar="FILE",
+                        help="an Ed25519 private key (PEM, unencrypted) that signs the terminals' catalogue")
     server.set_defaults(handler=_serve)
     sub = server.add_subparsers(dest="server_command", metavar="SUBCOMMAND")
     audit = sub.add_parser("audit", help="recompute every balance and round from the records")
     _db(audit)
     audit.add_argument("--json", action="store_true", help="print one JSON object")
+    audit.add_argument("--terminal-meters", action="append", default=[], metavar="T=FILE",
+                       help="reconcile terminal T with its cabinet's meters (FILE: 'egm meters --json' "
+                       "output); repeatable")
     audit.set_defaults(handler=_audit)
     warm = sub.add_parser("warm", help="build the compiled engines (one round of every game), then exit")
     warm.set_defaults(handler=_warm)
@@ -49,15 +58,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add.add_argument("--password-file", required=True, type=Path, help="a file holding the password")
     _db(add)
     add.set_defaults(handler=_user_add)
+    terminal = sub.add_parser("terminal", help="cabinets that play on this server")
+    terminal_sub = terminal.add_subparsers(dest="terminal_command", metavar="ACTION", required=True)
+    add_terminal = terminal_sub.add_parser("add", help="register a terminal and its Ed25519 public key")
+    add_terminal.add_argument("--id", required=True, metavar="T", help="the terminal's id (X-Terminal-Id)")
+    add_terminal.add_argument("--public-key", required=True, type=Path, metavar="FILE",
+                              help="its public key, PEM (e.g. the .pub of 'egm rom keygen')")
+    _db(add_terminal)
+    add_terminal.set_defaults(handler=_terminal_add)
 
 
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from egm.rom.signing import RomError
     from egm.server.app import create_app
     from egm.server.settings import Settings
+    from egm.terminal_link.signing import load_private_key
 
-    settings = Settings(db_url=args.db, host=args.host, port=args.port, origins=tuple(args.origin))
+    if args.catalogue_key is not None:
+        try:
+            load_private_key(args.catalogue_key)  # a bad key is refused now, not after the boot
+        except RomError as exc:
+            print(f"egm server: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    settings = Settings(db_url=args.db, host=args.host, port=args.port, origins=tuple(args.origin),
+                        catalogue_key=None if args.catalogue_key is None else str(args.catalogue_key))
     # SQLite is the one-process mode: one uvicorn worker (PostgreSQL: start one process per core).
     uvicorn.run(create_app(settings), host=args.host, port=args.port, workers=1, log_level="info")
     return 0
@@ -68,11 +94,26 @@ def _audit(args: argparse.Namespace) -> int:
     from egm.server.db import open_database
     from egm.server.db.migrations import migrate
     from egm.server.lobby import load_lobby
+    from egm.server.reconcile import ReconcileError, parse_pair, read_cabinet_meters
 
+    try:
+        cabinets = {terminal_id: read_cabinet_meters(path)
+                    for terminal_id, path in map(parse_pair, args.terminal_meters)}
+    except ReconcileError as exc:
+        print(f"egm server audit: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     db = open_database(args.db)
-    migrate(db)
-    result = audit_books(db, load_lobby())
-    db.dispose()
+    try:
+        migrate(db)
+        result = audit_books(db, load_lobby())
+        if cabinets:
+            result["terminals"] = _reconcile(db, cabinets)
+    except ReconcileError as exc:
+        print(f"egm server audit: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    finally:
+        db.dispose()
+    reconciled = all(not t["differences"] for t in result.get("terminals", {}).values())
     if args.json:
         print(json.dumps(result, indent=2))
     else:
@@ -80,7 +121,29 @@ def _audit(args: argparse.Namespace) -> int:
               + ("the books balance" if result["balanced"] else f"{len(result['problems'])} problems"))
         for problem in result["problems"]:
             print(f"  {problem}")
-    return 0 if result["balanced"] else EXIT_UNBALANCED
+        for terminal_id, found in result.get("terminals", {}).items():
+            print(f"terminal {terminal_id}: " + ("matches its cabinet's meters" if not found["differences"]
+                                                 else f"{len(found['differences'])} differences"))
+            for difference in found["differences"]:
+                print(f"  {difference}")
+    return 0 if result["balanced"] and reconciled else EXIT_UNBALANCED
+
+
+def _reconcile(db: Any, cabinets: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Each terminal's server totals, its cabinet's meters and their differences."""
+    from egm.server.reconcile import ReconcileError, differences
+    from egm.server.terminals import seat_of, terminal_meters
+
+    out = {}
+    for terminal_id, cabinet in cabinets.items():
+        seat = seat_of(db, terminal_id)
+        if seat is None:
+            raise ReconcileError(f"there is no terminal '{terminal_id}' on this server (see 'egm server "
+                                 "terminal add')")
+        with db.read() as conn:
+            server = terminal_meters(conn, seat)
+        out[terminal_id] = {"server": server, "differences": differences(server, cabinet)}
+    return out
 
 
 def _warm(_: argparse.Namespace) -> int:
@@ -117,4 +180,35 @@ def _user_add(args: argparse.Namespace) -> int:
     finally:
         db.dispose()
     print(json.dumps(created))
+    return 0
+
+
+def _terminal_add(args: argparse.Namespace) -> int:
+    from egm.rom.signing import RomError
+    from egm.server.db import open_database
+    from egm.server.db.migrations import migrate
+    from egm.server.errors import ApiError
+    from egm.server.terminals import add_terminal
+
+    try:
+        pem = args.public_key.read_text(encoding="ascii")
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "not a PEM text file"
+        print(f"egm server terminal add: cannot read the public key {args.public_key} ({why})",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    db = open_database(args.db)
+    try:
+        migrate(db)
+        added = add_terminal(db, args.id, pem, int(time.time()))
+    except RomError as exc:
+        print(f"egm server terminal add: {args.public_key}: {str(exc).removeprefix('the public key: ')}",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ApiError as exc:
+        print(f"egm server terminal add: {exc.sentence}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    finally:
+        db.dispose()
+    print(f"terminal {added['terminal_id']} added (account {added['account_id']}, key id {added['key_id']})")
     return 0

@@ -11,6 +11,9 @@ written), record the step; the last step settles the round in the same transacti
 game code rolls everything back: the round stays at its step, and its fault count goes up.
 
 Players see `Round.view()` only; the record is served once the round is complete (`replay`).
+
+The seat (egm/server/seats.py) is who plays: a player (the wallet pays, responsible gaming applies) or a
+terminal (a cabinet: the server records stake and win, moves no money). Everything else is shared.
 """
 
 from __future__ import annotations
@@ -18,13 +21,12 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection, and_, func, insert, select, update
 from sqlalchemy.exc import DBAPIError
 
 from egm.games.base import Decision, DecisionRefused, Game, Round, Wager
-from egm.money import format_cents
 from egm.play import rounds as engine
 from egm.rng import Rng
 from egm.server.db import Database
@@ -34,19 +36,13 @@ from egm.server.events import Hub
 from egm.server.idempotency import Key, Reply, reply, request_digest
 from egm.server.live_rounds import LiveRounds
 from egm.server.lobby import Lobby
-from egm.server.rg import announce, refuse_start
+from egm.server.seats import Moved, PlayerSeat, Seat, Settled
 from egm.server.sessions import Caller
-from egm.server.wallet import balance_of, lock_account, post
+from egm.server.wallet import lock_account
 
 
-@dataclass(frozen=True)
-class Settled:
-    """What settling did: the win, the round's status (complete, or review: a hand pay, not credited),
-    and the balance after."""
-
-    win_cents: int
-    status: str
-    balance_cents: int
+class HasAccount(Protocol):
+    account_id: int
 
 
 @dataclass
@@ -60,68 +56,64 @@ class RoundService:
     live: LiveRounds
     hub: Hub
 
+    def player_seat(self, caller: Caller) -> PlayerSeat:
+        return PlayerSeat(caller, self.hub)
+
     # --- start ---------------------------------------------------------------------------------------
-    def start(self, caller: Caller, body: dict[str, Any], now: int) -> Reply:
+    def start(self, seat: Seat, body: dict[str, Any], now: int) -> Reply:
         game = self._game(body["game_id"])
         wager = wager_of(game, body)
         stake_cents = wager.stake_credits * wager.denom_cents
         with self.db.write() as conn:
-            balance = lock_account(conn, caller.account_id)
-            key = Key(self.db, conn, caller.account_id, body["request_id"])
+            balance = lock_account(conn, seat.account_id)
+            key = Key(self.db, conn, seat.account_id, body["request_id"])
             stored = key.claim(request_digest("start", body), now)
             if stored is not None:
                 return stored
-            if (open_id := self._open_round_id(conn, caller.account_id)) is not None:
+            if (open_row := self._open_round(conn, seat.account_id)) is not None:
                 raise ApiError(409, "round_open", "Finish the round in progress before starting another.",
-                               round_id=open_id)
-            if (refusal := refuse_start(conn, caller.player_id, stake_cents, now)) is not None:
-                raise refusal
-            if stake_cents > balance:
-                raise ApiError(402, "insufficient_funds", f"This round costs {format_cents(stake_cents)}, "
-                               f"more than the balance of {format_cents(balance)}; deposit or lower the bet.")
-            pools = self._pools(conn, caller.account_id, game)
+                               round_id=open_row.id, step_no=open_row.step_no,
+                               view=self._round(open_row, self._game(open_row.game_id)).view().to_json())
+            seat.refuse(conn, balance, stake_cents, now)
+            pools = self._pools(conn, seat.account_id, game)
             number = 1 + (conn.execute(select(func.max(game_round.c.number))
-                                       .where(game_round.c.account_id == caller.account_id)).scalar() or 0)
+                                       .where(game_round.c.account_id == seat.account_id)).scalar() or 0)
             started = engine.start(game, wager, self.rng_for_game(number), number=number, pools_held=pools)
             round_, record = started.round, started.record["round"]
             round_id = str(uuid.uuid4())
-            balance = post(conn, caller.account_id, "stake", -stake_cents, now, round_id=round_id,
-                           request_id=body["request_id"])
+            seat.stake(conn, round_id, stake_cents, body["request_id"], now)
             conn.execute(insert(game_round).values(
-                id=round_id, account_id=caller.account_id, number=number, game_id=game.game_id,
+                id=round_id, account_id=seat.account_id, number=number, game_id=game.game_id,
                 paytable_id=started.record["paytable_id"], paytable_sha256=game.paytable.sha256,
                 status="open", step_no=0, step=round_.step, wager=started.record["wager"],
-                stake_cents=stake_cents, record=record, started_at=now))
+                stake_cents=stake_cents, record=record, started_at=now, **seat.round_columns(body)))
             conn.execute(insert(round_step).values(round_id=round_id, step_no=0,
                                                    request_id=body["request_id"], record=record, at=now))
-            settled = self._settle_if_finished(conn, caller, round_id, game, round_, started.record, now)
-            balance = settled.balance_cents if settled else balance
-            self.hub.publish(conn, caller.account_id, "round", {"round_id": round_id, "step_no": 0,
-                                                                "balance_cents": balance})
-            answer = key.store(reply(200, {"round_id": round_id, "step_no": 0,
-                                           "view": round_.view().to_json(), "balance_cents": balance}))
+            settled = self._settle_if_finished(conn, seat, round_id, game, round_, started.record, now)
+            moved = Moved(round_id, 0, round_, stake_cents, settled)
+            answer = key.store(reply(200, seat.start_reply(conn, moved)))
         if not round_.finished:
             self.live.keep(round_id, 0, round_)
         return answer
 
     # --- decisions -----------------------------------------------------------------------------------
-    def decide(self, caller: Caller, round_id: str, body: dict[str, Any], now: int) -> Reply:
+    def decide(self, seat: Seat, round_id: str, body: dict[str, Any], now: int) -> Reply:
         try:
-            return self._decide(caller, round_id, body, now)
+            return self._decide(seat, round_id, body, now)
         except (ApiError, DBAPIError):
             raise
         except Exception:  # game code failed: everything rolled back; the round stays at its step
-            self._count_fault(caller, round_id)
+            self._count_fault(seat, round_id)
             raise
 
-    def _decide(self, caller: Caller, round_id: str, body: dict[str, Any], now: int) -> Reply:
+    def _decide(self, seat: Seat, round_id: str, body: dict[str, Any], now: int) -> Reply:
         with self.db.write() as conn:
-            lock_account(conn, caller.account_id)
-            key = Key(self.db, conn, caller.account_id, body["request_id"])
+            lock_account(conn, seat.account_id)
+            key = Key(self.db, conn, seat.account_id, body["request_id"])
             stored = key.claim(request_digest(f"decide {round_id}", body), now)
             if stored is not None:
                 return stored
-            row = self._own_round(conn, caller, round_id, lock=True)
+            row = self._own_round(conn, seat, round_id, lock=True)
             game = self._game(row.game_id)
             if row.status != "open":
                 raise ApiError(409, "round_complete", "This round is already over; start a new one.",
@@ -146,41 +138,34 @@ class RoundService:
                          .values(step_no=step_no, step=round_.step, record=record))
             header = {"game_id": row.game_id, "paytable_id": row.paytable_id, "number": row.number,
                       "wager": row.wager}
-            settled = self._settle_if_finished(conn, caller, round_id, game, round_, header, now)
-            balance = settled.balance_cents if settled else balance_of(conn, caller.account_id)
-            self.hub.publish(conn, caller.account_id, "round", {"round_id": round_id, "step_no": step_no,
-                                                                "balance_cents": balance})
-            answer = key.store(reply(200, {
-                "step_no": step_no, "view": round_.view().to_json(), "complete": round_.finished,
-                "win_cents": settled.win_cents if settled else None, "balance_cents": balance,
-                **({"status": settled.status} if settled else {}),
-            }))
+            settled = self._settle_if_finished(conn, seat, round_id, game, round_, header, now)
+            moved = Moved(round_id, step_no, round_, row.stake_cents, settled)
+            answer = key.store(reply(200, seat.decision_reply(conn, moved)))
         if not round_.finished:
             self.live.keep(round_id, step_no, round_)
         return answer
 
-    def _count_fault(self, caller: Caller, round_id: str) -> None:
+    def _count_fault(self, seat: HasAccount, round_id: str) -> None:
         with self.db.write() as conn:
-            mine = and_(game_round.c.id == round_id, game_round.c.account_id == caller.account_id)
+            mine = and_(game_round.c.id == round_id, game_round.c.account_id == seat.account_id)
             conn.execute(update(game_round).where(mine).values(faults=game_round.c.faults + 1))
 
-    def _settle_if_finished(self, conn: Connection, caller: Caller, round_id: str, game: Game,
+    def _settle_if_finished(self, conn: Connection, seat: Seat, round_id: str, game: Game,
                             round_: Round, header: dict[str, Any], now: int) -> Settled | None:
         """Settle a finished round through the round engine (the cabinet's settlement): the win is
-        credited unless the pay table's maximum win or the hand-pay limit sends it to review; the
-        game's pools are kept per (account, game). `header`: the round's game_id, paytable_id, number
-        and wager (the engine's start record without the round)."""
+        credited to the seat unless the pay table's maximum win or the hand-pay limit sends it to
+        review; the game's pools are kept per (account, game). `header`: the round's game_id,
+        paytable_id, number and wager (the engine's start record without the round)."""
         if not round_.finished:
             return None
-        balance = balance_of(conn, caller.account_id)
         settlement = engine.settle(
-            game, round_, {**header, "round": round_.to_record()}, credits_cents=balance,
+            game, round_, {**header, "round": round_.to_record()}, credits_cents=0,  # no credit limit
             hand_pay_limit_cents=self.lobby.hand_pay_limit_cents,
-            pools_held=self._pools(conn, caller.account_id, game), pool_meters={}, scoreboard={})
+            pools_held=self._pools(conn, seat.account_id, game), pool_meters={}, scoreboard={})
         if settlement.win_cents and not settlement.hand_paid:
-            balance = post(conn, caller.account_id, "win", settlement.win_cents, now, round_id=round_id)
+            seat.win(conn, round_id, settlement.win_cents, now)
         for name, cents in (settlement.pools_after or {}).items():
-            conn.execute(self.db.insert(pool).values(account_id=caller.account_id, game_id=game.game_id,
+            conn.execute(self.db.insert(pool).values(account_id=seat.account_id, game_id=game.game_id,
                                                      name=name, cents=cents)
                          .on_conflict_do_update(index_elements=["account_id", "game_id", "name"],
                                                 set_={"cents": cents}))
@@ -189,11 +174,11 @@ class RoundService:
         conn.execute(update(game_round).where(game_round.c.id == round_id).values(
             status=status, win_cents=settlement.win_cents, result_code=outcome["result_code"],
             hand_pay_reason=settlement.why or None, outcome=outcome, completed_at=now))
-        announce(conn, self.hub, caller.player_id, caller.account_id, now)  # a due check, pushed at once
-        return Settled(settlement.win_cents, status, balance)
+        seat.settled(conn, now)
+        return Settled(settlement.win_cents, status)
 
     # --- reading -------------------------------------------------------------------------------------
-    def show(self, caller: Caller, round_id: str) -> dict[str, Any]:
+    def show(self, caller: HasAccount, round_id: str) -> dict[str, Any]:
         """GET /api/v1/rounds/{id}: the round as its owner may see it now."""
         with self.db.read() as conn:
             row = self._own_round(conn, caller, round_id, lock=False)
@@ -204,7 +189,7 @@ class RoundService:
                 "view": self._round(row, game).view().to_json(), "complete": row.status != "open",
                 "stake_cents": row.stake_cents, "win_cents": row.win_cents}
 
-    def replay(self, caller: Caller, round_id: str) -> dict[str, Any]:
+    def replay(self, caller: HasAccount, round_id: str) -> dict[str, Any]:
         """GET /api/v1/rounds/{id}/replay: the full record and every step, for a completed round only."""
         with self.db.read() as conn:
             row = self._own_round(conn, caller, round_id, lock=False)
@@ -220,10 +205,9 @@ class RoundService:
                 "steps": [{"step_no": s.step_no, "request_id": s.request_id, "decision": s.decision}
                           for s in steps]}
 
-    def open_round(self, conn: Connection, caller: Caller) -> dict[str, Any] | None:
+    def open_round(self, conn: Connection, caller: HasAccount) -> dict[str, Any] | None:
         """The caller's open round as GET /api/v1/session shows it (a client resumes at its step)."""
-        row = conn.execute(select(game_round).where(and_(game_round.c.account_id == caller.account_id,
-                                                         game_round.c.status == "open"))).first()
+        row = self._open_round(conn, caller.account_id)
         return None if row is None else self.summary(row, self._game(row.game_id))
 
     # --- helpers -------------------------------------------------------------------------------------
@@ -242,7 +226,7 @@ class RoundService:
         return round_
 
     @staticmethod
-    def _own_round(conn: Connection, caller: Caller, round_id: str, *, lock: bool) -> Any:
+    def _own_round(conn: Connection, caller: HasAccount, round_id: str, *, lock: bool) -> Any:
         query = select(game_round).where(and_(game_round.c.id == round_id,
                                               game_round.c.account_id == caller.account_id))
         row = conn.execute(query.with_for_update() if lock else query).first()
@@ -251,9 +235,9 @@ class RoundService:
         return row
 
     @staticmethod
-    def _open_round_id(conn: Connection, account_id: int) -> str | None:
-        return conn.execute(select(game_round.c.id).where(and_(game_round.c.account_id == account_id,
-                                                               game_round.c.status == "open"))).scalar()
+    def _open_round(conn: Connection, account_id: int) -> Any:
+        return conn.execute(select(game_round).where(and_(game_round.c.account_id == account_id,
+                                                          game_round.c.status == "open"))).first()
 
     @staticmethod
     def _pools(conn: Connection, account_id: int, game: Game) -> dict[str, int]:

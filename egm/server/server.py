@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlalchemy.exc import OperationalError
 
 from egm.games.base import Game
@@ -24,6 +25,7 @@ from egm.server.live_rounds import LiveRounds
 from egm.server.lobby import Lobby, load_lobby, warm
 from egm.server.rounds import RoundService
 from egm.server.settings import LIVE_ROUNDS_CACHED, Settings
+from egm.terminal_link.signing import load_private_key
 
 log = logging.getLogger("egm.server")
 DB_RETRY_S = 2.0
@@ -36,6 +38,7 @@ class Server:
     db: Database | None = None
     lobby: Lobby | None = None
     rounds: RoundService | None = None
+    catalogue_key: Ed25519PrivateKey | None = None
     warm_game: Callable[[Game], None] = warm
     waiting_for: str = "the ROM self-test"
     failed: str = ""
@@ -50,6 +53,8 @@ class Server:
         """ROM self-test, games, database, warm-up; then ready. A failure leaves the server not ready."""
         try:
             self.lobby = load_lobby()
+            if self.settings.catalogue_key is not None:
+                self.catalogue_key = load_private_key(self.settings.catalogue_key)
             self.db = open_database(self.settings.db_url)
             self._migrate(self.db)
             if not self.db.is_sqlite:  # instances share their events through LISTEN/NOTIFY

@@ -22,6 +22,8 @@ class Settings:
       the CTR_DRBG seeded with derive_seed(test_seed, "game", n) (egm.rng.seeded_rng); otherwise
       from the CTR_DRBG seeded from the OS (egm.rng.os_rng).
     warm: play one round of every game before reporting ready (tests that do not need it skip it).
+    catalogue_key: the server's catalogue key (an Ed25519 PEM private key file, unencrypted), which
+      signs the terminals' catalogue; None: the catalogue is unsigned.
     clock: seconds since the epoch (tests move it to expire sessions).
     """
 
@@ -33,6 +35,7 @@ class Settings:
     session_absolute_s: int = SESSION_ABSOLUTE_S
     test_seed: int | None = None
     warm: bool = True
+    catalogue_key: str | None = None
     clock: Callable[[], float] = field(default=time.time, compare=False)
 
     @property

@@ -30,7 +30,14 @@ from egm.video.bet_choice import BetChoice
 from egm.video.drawer import DRAWER_RECT, DeviceDrawer
 from egm.video.inputs import DEVICE_KEYS, PANEL_KEYS, PointerFilter
 from egm.video.layout import BAR_RECT, CONTENT_RECT, LOGICAL_SIZE, Viewport
-from egm.video.overlays import draw_help, draw_ticket_overlay, draw_toasts, help_pages, shade
+from egm.video.overlays import (
+    draw_help,
+    draw_server_banner,
+    draw_ticket_overlay,
+    draw_toasts,
+    help_pages,
+    shade,
+)
 from egm.video.panel import AUTO_PLAY, BET_BUTTONS, DENOMINATION, MENU, PanelBar
 from egm.video.scene import Frame, Resources, Scene, UiAction
 from egm.video.scenes import game_scene
@@ -257,6 +264,8 @@ class VideoController(PanelBar, PanelWager, DeviceDrawer):
         elif self.overlay == "ticket" and self._printed():
             draw_ticket_overlay(surface, kit, self._printed()[-1])
         draw_toasts(surface, kit, [(t.text, t.error) for t in self.toasts])
+        if banner := (frame.snapshot.get("game_server") or {}).get("banner"):
+            draw_server_banner(surface, kit, banner)
         return surface
 
     def _draw_celebration(self, surface: pygame.Surface, frame: Frame) -> None:

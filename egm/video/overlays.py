@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pygame
 
-from egm.games import descriptor_of
+from egm.games import UnknownGame, descriptor_of
 from egm.games.base import Game
 from egm.games.descriptor import InfoPage
+from egm.host.remote_game import CataloguePaytable
 from egm.video.inputs import KEY_HELP
 from egm.video.layout import BAR_RECT, CONTENT_RECT, LOGICAL_RECT, LOGICAL_SIZE
 from egm.video.theme import GOLD, GREEN, LIGHT_GREY, RED, WHITE, Kit, panel
@@ -28,7 +29,12 @@ def help_pages(game: Game | None) -> list[InfoPage]:
     keys = InfoPage("HELP: BUTTONS AND KEYS", tuple(f"{key}\t{what}" for key, what in KEY_HELP))
     if game is None:
         return [keys]
-    pages = descriptor_of(game.game_id).info_pages
+    try:
+        pages = descriptor_of(game.game_id).info_pages
+    except UnknownGame:  # a game server's game this cabinet has no code for: the generic table
+        pages = None
+    if isinstance(game.paytable, CataloguePaytable):  # vouched for by the server: not in this ROM
+        pages = None
     return [keys, *(pages.load()(game.paytable) if pages is not None else [])]
 
 
@@ -73,6 +79,17 @@ def draw_ticket_overlay(surface: pygame.Surface, kit: Kit, ticket: TicketData) -
         anchor="midtop",
     )
     return rect
+
+
+def draw_server_banner(surface: pygame.Surface, kit: Kit, text: str) -> None:
+    """What the cabinet waits on the game server for ("WAITING FOR THE GAME SERVER", "GAME SERVER
+    OFFLINE"), across the top of the table while it waits: the loop keeps drawing meanwhile."""
+    image = kit.render(text, kit.fit(text, 1500, 44, bold=True), WHITE, bold=True)
+    rect = image.get_rect(midtop=(LOGICAL_RECT.centerx, 24)).inflate(60, 28)
+    pygame.draw.rect(surface, RED, rect, border_radius=14)
+    pygame.draw.rect(surface, WHITE, rect, width=2, border_radius=14)
+    surface.blit(image, image.get_rect(center=rect.center))
+    kit.drawn.append(text)
 
 
 def draw_toasts(surface: pygame.Surface, kit: Kit, toasts: list[tuple[str, bool]]) -> None:

@@ -107,7 +107,7 @@ class PanelBar:
             if game is None:
                 return False, "Choose a game first: touch its tile."
             if button == "side_bet" and not game.wager_offer().side_bet_limits:
-                return False, f"{descriptor_of(game.game_id).title} has no side bet."
+                return False, f"{game.title} has no side bet."
             return True, ""
         if button == AUTO_PLAY:
             view = snap.view(s)

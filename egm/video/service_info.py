@@ -13,7 +13,6 @@ from egm import __version__
 from egm.cabinet.settings import BET_LEVELS, JURISDICTION, LABELS, SETTINGS, date_time_text, setting_text
 from egm.config import PROJECT_ROOT, CabinetConfig, all_jurisdictions
 from egm.events import ChangeSetting, RamClear, SetBetLevels, SetJurisdiction
-from egm.games import descriptor_of
 from egm.games.base import Game
 from egm.money import format_cents, format_denomination
 from egm.rom import configured_paths
@@ -99,7 +98,7 @@ def setting_rows(snapshot: Mapping[str, Any], games: Mapping[str, Game]) -> list
     enabled = snapshot.get(BET_LEVELS) or {}
     for gid, game in games.items():
         levels = tuple((b, b in enabled.get(gid, ())) for b in game.bets_offered())
-        rows.append((f"{BET_LEVELS}:{gid}", f"Bet levels, {descriptor_of(gid).title}", "credits", levels))
+        rows.append((f"{BET_LEVELS}:{gid}", f"Bet levels, {game.title}", "credits", levels))
     if snapshot.get(JURISDICTION):
         current, known = snapshot[JURISDICTION], all_jurisdictions()
         later = [j for j in known if j > current]
@@ -169,8 +168,7 @@ def rom_details(config: CabinetConfig, games: Mapping[str, Game]) -> dict[str, A
 
 def paytable_names(games: Mapping[str, Game]) -> dict[str, str]:
     """Each installed pay table's name for the meters: its game's title and version, "Dragon Poker v2.0.0"."""
-    return {g.paytable.id: f"{descriptor_of(gid).title} v{g.paytable.version}"
-            for gid, g in games.items()}
+    return {g.paytable.id: f"{g.title} v{g.paytable.version}" for g in games.values()}
 
 
 def last_rom_check(events: Sequence[Mapping[str, Any]]) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from egm.events import ChooseDenomination
-from egm.games import descriptor_of
 from egm.games.base import RoundView, Wager
 from egm.money import credits_text, format_denomination
 from egm.video import snap
@@ -47,7 +46,7 @@ class PanelWager:
         if button == "side_bet":
             name = choice.side_bet_name(game)
             if name is None:
-                self.toast(f"{descriptor_of(gid).title} has no side bet.")
+                self.toast(f"{game.title} has no side bet.")
                 return
             amount = choice.next_side_bet(game)
             title = name.replace("_", " ").upper()

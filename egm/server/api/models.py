@@ -63,3 +63,9 @@ class SelfExclusion(Body):
         if (self.days is None) == (not self.permanent):
             raise ValueError('give either "days" or "permanent": true')
         return self
+
+
+class TerminalStart(StartRound):
+    """POST /api/v1/terminal/rounds: a player's start plus the cabinet's own game number."""
+
+    game_number: Annotated[StrictInt, Field(ge=1)]

@@ -17,14 +17,14 @@ router = APIRouter(prefix="/api/v1/rounds")
 def start(body: StartRound, request: Request, who: PostCaller) -> Response:
     server = server_of(request)
     _, _, rounds = server.require_ready()
-    return stored(rounds.start(who, body.model_dump(), server.settings.now()))
+    return stored(rounds.start(rounds.player_seat(who), body.model_dump(), server.settings.now()))
 
 
 @router.post("/{round_id}/decisions")
 def decide(round_id: str, body: DecisionBody, request: Request, who: PostCaller) -> Response:
     server = server_of(request)
     _, _, rounds = server.require_ready()
-    return stored(rounds.decide(who, round_id, body.model_dump(), server.settings.now()))
+    return stored(rounds.decide(rounds.player_seat(who), round_id, body.model_dump(), server.settings.now()))
 
 
 @router.get("/{round_id}")

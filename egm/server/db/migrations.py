@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from sqlalchemy import Connection, func, insert, select, text
+from sqlalchemy import Connection, func, insert, inspect, select, text
 
 from egm.server.db.engine import Database
 from egm.server.db.schema import (
@@ -15,8 +15,10 @@ from egm.server.db.schema import (
     LIVE_TABLES,
     RG_TABLES,
     account_event,
+    game_round,
     metadata,
     schema_version,
+    terminal_nonce,
 )
 
 MIGRATION_LOCK = 0x45474D  # "EGM": the advisory lock id
@@ -24,7 +26,7 @@ MIGRATION_LOCK = 0x45474D  # "EGM": the advisory lock id
 
 def _initial(conn: Connection) -> None:
     """Version 1's tables as they were (later migrations create their own)."""
-    later = {*RG_TABLES, *LIVE_TABLES, account_event}
+    later = {*RG_TABLES, *LIVE_TABLES, account_event, terminal_nonce}
     metadata.create_all(conn, tables=[t for t in metadata.sorted_tables if t not in later])
 
 
@@ -43,12 +45,21 @@ def _account_events(conn: Connection) -> None:
     account_event.create(conn)
 
 
+def _terminals(conn: Connection) -> None:
+    terminal_nonce.create(conn)
+    column = game_round.c.cabinet_game_number
+    if column.name not in {c["name"] for c in inspect(conn).get_columns("game_round")}:  # made by _initial
+        conn.execute(text(f"ALTER TABLE game_round ADD COLUMN {column.name} BIGINT"))
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[Connection], None]], ...] = (
     (1, "initial schema: players, accounts, ledger, idempotency, rounds, pools, sessions, audit", _initial),
     (2, "responsible gaming: limit changes, reality checks and their acks, time-outs and exclusions",
      _responsible_gaming),
     (3, "live-table scoreboard: tables, sessions, the append-only hand log", _live_tables),
     (4, "account events: the websocket's sequence number per account", _account_events),
+    (5, "terminals: the nonce table of signed requests; a terminal round's game number on the cabinet",
+     _terminals),
 )
 LATEST = MIGRATIONS[-1][0]
 

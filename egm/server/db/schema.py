@@ -110,6 +110,7 @@ game_round = Table(
     Column("faults", Integer, nullable=False, server_default="0"),
     Column("started_at", Stamp, nullable=False),
     Column("completed_at", Stamp),
+    Column("cabinet_game_number", BigInteger),  # migration 5: a terminal's round, its number on the cabinet
     _one_of("status", ROUND_STATUSES),
     CheckConstraint("stake_cents > 0", name="stake_positive"),
     CheckConstraint("win_cents IS NULL OR win_cents >= 0", name="win_not_negative"),
@@ -165,6 +166,15 @@ terminal = Table(  # a cabinet playing as a thin client ([0021]); used by the te
     Column("memory_id", String(64)),
     Column("account_id", ForeignKey("account.id"), nullable=False),
     Column("created_at", Stamp, nullable=False),
+)
+
+# migration 5: the nonces of terminal requests signed within the window (a replay is refused); older
+# ones are pruned, because their requests are refused as stale anyway
+terminal_nonce = Table(
+    "terminal_nonce", metadata,
+    Column("terminal_id", ForeignKey("terminal.id"), primary_key=True),
+    Column("nonce", String(64), primary_key=True),
+    Column("signed_at", Stamp, nullable=False, index=True),
 )
 
 

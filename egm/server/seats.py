@@ -1,0 +1,147 @@
+"""The seat at a round: who plays it, whose money it moves, and what each step answers.
+
+The round engine (egm/server/rounds.py) is the same for every seat: the account row locked, the request
+id claimed, one open round per account, the wager checked, the draw, the steps, the settlement and the
+pools per (account, game). A seat supplies only what differs:
+
+* `PlayerSeat`: a remote player. The wallet pays the stake and receives the win (the ledger), the
+  responsible-gaming checks refuse a start, each step is pushed to the player's websocket, and a reply
+  carries the balance.
+* `TerminalSeat`: a cabinet playing as a thin client ([0021]). The server holds no money for it: its
+  account is never debited or credited; each round records its stake and win, and the cabinet's meters
+  are the money of record. A reply carries the round's stake, win and status, and once complete its
+  record (the cabinet keeps it for its recall).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sqlalchemy import Connection
+
+from egm.games.base import Round
+from egm.money import format_cents
+from egm.server.errors import ApiError
+from egm.server.events import Hub
+from egm.server.rg import announce, refuse_start
+from egm.server.sessions import Caller
+from egm.server.wallet import balance_of, post
+
+
+@dataclass(frozen=True)
+class Settled:
+    """What settling did: the win, and the round's status (complete, or review: a hand pay, not
+    credited)."""
+
+    win_cents: int
+    status: str
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A start or a decision, committed with its reply: the round at its new step."""
+
+    round_id: str
+    step_no: int
+    round: Round
+    stake_cents: int
+    settled: Settled | None
+
+
+class Seat(Protocol):
+    account_id: int
+
+    def round_columns(self, body: dict[str, Any]) -> dict[str, Any]: ...
+    def refuse(self, conn: Connection, balance_cents: int, stake_cents: int, now: int) -> None: ...
+    def stake(self, conn: Connection, round_id: str, stake_cents: int, request_id: str, now: int) -> None: ...
+    def win(self, conn: Connection, round_id: str, win_cents: int, now: int) -> None: ...
+    def settled(self, conn: Connection, now: int) -> None: ...
+    def start_reply(self, conn: Connection, moved: Moved) -> dict[str, Any]: ...
+    def decision_reply(self, conn: Connection, moved: Moved) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class PlayerSeat:
+    caller: Caller
+    hub: Hub
+
+    @property
+    def account_id(self) -> int:
+        return self.caller.account_id
+
+    def round_columns(self, body: dict[str, Any]) -> dict[str, Any]:
+        return {}
+
+    def refuse(self, conn: Connection, balance_cents: int, stake_cents: int, now: int) -> None:
+        if (refusal := refuse_start(conn, self.caller.player_id, stake_cents, now)) is not None:
+            raise refusal
+        if stake_cents > balance_cents:
+            raise ApiError(402, "insufficient_funds", f"This round costs {format_cents(stake_cents)}, more "
+                           f"than the balance of {format_cents(balance_cents)}; deposit or lower the bet.")
+
+    def stake(self, conn: Connection, round_id: str, stake_cents: int, request_id: str, now: int) -> None:
+        post(conn, self.account_id, "stake", -stake_cents, now, round_id=round_id, request_id=request_id)
+
+    def win(self, conn: Connection, round_id: str, win_cents: int, now: int) -> None:
+        post(conn, self.account_id, "win", win_cents, now, round_id=round_id)
+
+    def settled(self, conn: Connection, now: int) -> None:
+        announce(conn, self.hub, self.caller.player_id, self.account_id, now)  # a due check, pushed at once
+
+    def start_reply(self, conn: Connection, moved: Moved) -> dict[str, Any]:
+        balance = self._pushed(conn, moved)
+        return {"round_id": moved.round_id, "step_no": moved.step_no, "view": moved.round.view().to_json(),
+                "balance_cents": balance}
+
+    def decision_reply(self, conn: Connection, moved: Moved) -> dict[str, Any]:
+        balance, settled = self._pushed(conn, moved), moved.settled
+        return {"step_no": moved.step_no, "view": moved.round.view().to_json(),
+                "complete": moved.round.finished, "win_cents": settled.win_cents if settled else None,
+                "balance_cents": balance,
+                **({"status": settled.status} if settled else {})}
+
+    def _pushed(self, conn: Connection, moved: Moved) -> int:
+        balance = balance_of(conn, self.account_id)
+        self.hub.publish(conn, self.account_id, "round", {"round_id": moved.round_id,
+                                                          "step_no": moved.step_no, "balance_cents": balance})
+        return balance
+
+
+@dataclass(frozen=True)
+class TerminalSeat:
+    """terminal_id: the terminal's name (X-Terminal-Id); account_id: its account (owner `terminal`)."""
+
+    terminal_id: str
+    account_id: int
+
+    def round_columns(self, body: dict[str, Any]) -> dict[str, Any]:
+        return {"cabinet_game_number": body["game_number"]}
+
+    def refuse(self, conn: Connection, balance_cents: int, stake_cents: int, now: int) -> None:
+        """The cabinet's credit meter, not the server, decides whether the player can pay."""
+
+    def stake(self, conn: Connection, round_id: str, stake_cents: int, request_id: str, now: int) -> None:
+        """Recorded on the round (stake_cents); the cabinet's coin_in meter takes it."""
+
+    def win(self, conn: Connection, round_id: str, win_cents: int, now: int) -> None:
+        """Recorded on the round (win_cents); the cabinet's coin_out meter (or hand pay) takes it."""
+
+    def settled(self, conn: Connection, now: int) -> None:
+        """No responsible-gaming push: the cabinet's venue rules apply."""
+
+    def start_reply(self, conn: Connection, moved: Moved) -> dict[str, Any]:
+        return {"round_id": moved.round_id, "step_no": moved.step_no, "view": moved.round.view().to_json(),
+                "complete": moved.round.finished,
+                "win_cents": moved.settled.win_cents if moved.settled else None,
+                "stake_cents": moved.stake_cents, **self._record(moved)}
+
+    def decision_reply(self, conn: Connection, moved: Moved) -> dict[str, Any]:
+        return {"step_no": moved.step_no, "view": moved.round.view().to_json(),
+                "complete": moved.round.finished,
+                "win_cents": moved.settled.win_cents if moved.settled else None,
+                "status": moved.settled.status if moved.settled else "open", **self._record(moved)}
+
+    @staticmethod
+    def _record(moved: Moved) -> dict[str, Any]:
+        return {"record": moved.round.to_record()} if moved.round.finished else {}

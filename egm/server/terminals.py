@@ -1,0 +1,119 @@
+"""Terminals: cabinets that play on the server as thin clients (seed 004, [0021]; issue 30).
+
+A terminal is registered with its Ed25519 public key (`egm server terminal add`) and gets an account
+(owner `terminal`) that never holds money: its rounds record their stake and win, and the cabinet's
+meters are the money of record. Every request it sends is signed (egm/terminal_link/signing.py); the
+server checks the signature, the 60 s window, and that the nonce is new (the nonce table, in its own
+committed transaction before the request is served, so even a refused request cannot be replayed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from sqlalchemy import Connection, and_, case, delete, func, insert, select
+from sqlalchemy.exc import IntegrityError
+
+from egm.server.db import Database
+from egm.server.db.schema import account, game_round, terminal, terminal_nonce
+from egm.server.errors import ApiError
+from egm.server.lobby import Lobby
+from egm.server.seats import TerminalSeat
+from egm.terminal_link.signing import (
+    TERMINAL_ID,
+    WINDOW_S,
+    SignatureRefused,
+    key_id,
+    load_public_key,
+    read_headers,
+    sign_catalogue,
+    verify_request,
+)
+
+
+def add_terminal(db: Database, name: str, public_key_pem: str, now: int) -> dict[str, Any]:
+    """Register a terminal with its own account; 400 for a bad name or key, 409 when the name is taken."""
+    if not TERMINAL_ID.fullmatch(name):
+        raise ApiError(400, "bad_terminal_id", f"A terminal id is 1 to 64 letters, digits, dots, dashes or "
+                       f"underscores, not '{name}'.")
+    key = load_public_key(public_key_pem)  # RomError with a sentence when it is not an Ed25519 PEM key
+    taken = ApiError(409, "terminal_taken", f"The terminal id '{name}' is taken; choose another.")
+    try:
+        with db.write() as conn:
+            if conn.execute(select(terminal.c.id).where(terminal.c.name == name)).first() is not None:
+                raise taken
+            account_id = conn.execute(insert(account).values(owner="terminal")
+                                      .returning(account.c.id)).scalar_one()
+            conn.execute(insert(terminal).values(name=name, public_key=public_key_pem, account_id=account_id,
+                                                 created_at=now))
+    except IntegrityError:  # added by a concurrent command between the check and the insert
+        raise taken from None
+    return {"terminal_id": name, "account_id": account_id, "key_id": key_id(key)}
+
+
+def authenticate(db: Database, headers: Mapping[str, str], method: str, path: str, body: bytes,
+                 now: int) -> TerminalSeat:
+    """The terminal that signed this request, or 401 (unsigned, bad_signature, stale_request,
+    replayed). The nonce is claimed and committed here, before the request is served."""
+    try:
+        signed = read_headers(headers)
+        with db.read() as conn:
+            row = conn.execute(select(terminal).where(terminal.c.name == signed.terminal_id)).first()
+        if row is None:
+            raise SignatureRefused(f"There is no terminal '{signed.terminal_id}' on this server; register it "
+                                   "with 'egm server terminal add'.")
+        verify_request(load_public_key(row.public_key), signed, method, path, body, now)
+    except SignatureRefused as exc:
+        raise ApiError(401, exc.code, str(exc)) from None
+    with db.write() as conn:
+        conn.execute(delete(terminal_nonce).where(and_(terminal_nonce.c.terminal_id == row.id,
+                                                       terminal_nonce.c.signed_at < now - WINDOW_S)))
+        claimed = conn.execute(
+            db.insert(terminal_nonce)
+            .values(terminal_id=row.id, nonce=signed.nonce, signed_at=signed.timestamp)
+            .on_conflict_do_nothing(index_elements=["terminal_id", "nonce"])
+            .returning(terminal_nonce.c.nonce)
+        ).first()
+    if claimed is None:
+        raise ApiError(401, "replayed", f"This request's nonce was already used by terminal "
+                       f"'{signed.terminal_id}' within the last {WINDOW_S} s: a replay is refused and "
+                       "nothing was done; sign each request with a new nonce.")
+    return TerminalSeat(row.name, row.account_id)
+
+
+def catalogue(lobby: Lobby, terminal_id: str, key: Ed25519PrivateKey | None) -> dict[str, Any]:
+    """GET /api/v1/terminal/catalogue: the games of GET /api/v1/games, signed by the server's catalogue
+    key when one is configured (a cabinet then offers a pay table its ROM does not hold)."""
+    games = lobby.listing()
+    signed_by, signature = sign_catalogue(key, games) if key is not None else (None, None)
+    return {"terminal_id": terminal_id, "games": games, "signed_by": signed_by, "signature": signature}
+
+
+def terminal_meters(conn: Connection, seat: TerminalSeat) -> dict[str, Any]:
+    """GET /api/v1/terminal/meters: sums over the terminal's rounds. A round counts as played, and its
+    stake as coin in, from its start (as on the cabinet); coin out is the wins credited (a round in
+    review is a hand pay, which the cabinet meters as jackpot, not coin out)."""
+    credited = case((game_round.c.status == "complete", game_round.c.win_cents), else_=0)
+    rows = conn.execute(
+        select(game_round.c.game_id, func.count().label("played"),
+               func.sum(game_round.c.stake_cents).label("coin_in"), func.sum(credited).label("coin_out"),
+               func.sum(case((game_round.c.status == "open", 1), else_=0)).label("open"))
+        .where(game_round.c.account_id == seat.account_id).group_by(game_round.c.game_id)
+        .order_by(game_round.c.game_id)
+    ).all()
+    games = {r.game_id: {"games_played": int(r.played), "coin_in_cents": int(r.coin_in or 0),
+                         "coin_out_cents": int(r.coin_out or 0)} for r in rows}
+    return {"terminal_id": seat.terminal_id,
+            **{name: sum(g[name] for g in games.values())
+               for name in ("games_played", "coin_in_cents", "coin_out_cents")},
+            "open_rounds": sum(int(r.open) for r in rows), "games": games}
+
+
+def seat_of(db: Database, name: str) -> TerminalSeat | None:
+    """A registered terminal by its id (for the audit's reconciliation), or None."""
+    with db.read() as conn:
+        row = conn.execute(select(terminal.c.name, terminal.c.account_id)
+                           .where(terminal.c.name == name)).first()
+    return None if row is None else TerminalSeat(row.name, row.account_id)
