@@ -1,8 +1,9 @@
 """The round lifecycle: start, decisions, settlement; each a single write transaction.
 
-Start: lock the account, claim the request id, the responsible-gaming check, the wager checked
-against the pay table (its sentence when refused), the balance, the draw (all the round's randomness,
-from the server's CTR_DRBG), the stake debited, the round and its step 0 inserted; commit.
+Start: lock the account, claim the request id, one open round per account, the wager checked against
+the pay table (its sentence when refused), the seat's refusals (a player's responsible-gaming check and
+balance), the draw (all the round's randomness, from the server's CTR_DRBG), the stake (a player's
+debited), the round and its step 0 inserted; commit.
 
 Decision: lock the account, claim the request id, lock the round (owner checked: anyone else's round is
 "not found"), compare the step number the client saw (stale: 409 with the current view), apply the

@@ -38,7 +38,7 @@ def add_terminal(db: Database, name: str, public_key_pem: str, now: int) -> dict
     if not TERMINAL_ID.fullmatch(name):
         raise ApiError(400, "bad_terminal_id", f"A terminal id is 1 to 64 letters, digits, dots, dashes or "
                        f"underscores, not '{name}'.")
-    key = load_public_key(public_key_pem)  # RomError with a sentence when it is not an Ed25519 PEM key
+    key = load_public_key(public_key_pem.encode())  # RomError with a sentence: not an Ed25519 PEM key
     taken = ApiError(409, "terminal_taken", f"The terminal id '{name}' is taken; choose another.")
     try:
         with db.write() as conn:
@@ -64,7 +64,7 @@ def authenticate(db: Database, headers: Mapping[str, str], method: str, path: st
         if row is None:
             raise SignatureRefused(f"There is no terminal '{signed.terminal_id}' on this server; register it "
                                    "with 'egm server terminal add'.")
-        verify_request(load_public_key(row.public_key), signed, method, path, body, now)
+        verify_request(load_public_key(row.public_key.encode()), signed, method, path, body, now)
     except SignatureRefused as exc:
         raise ApiError(401, exc.code, str(exc)) from None
     with db.write() as conn:
