@@ -176,7 +176,8 @@ class RoundService:
             status=status, win_cents=settlement.win_cents, result_code=outcome["result_code"],
             hand_pay_reason=settlement.why or None, outcome=outcome, completed_at=now))
         seat.settled(conn, now)
-        return Settled(settlement.win_cents, status)
+        return Settled(settlement.win_cents, status, settlement.why, outcome["result_code"],
+                       settlement.side_bet_wins_credits)
 
     # --- reading -------------------------------------------------------------------------------------
     def show(self, caller: HasAccount, round_id: str) -> dict[str, Any]:

@@ -15,7 +15,7 @@ pools per (account, game). A seat supplies only what differs:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from sqlalchemy import Connection
@@ -31,11 +31,14 @@ from egm.server.wallet import balance_of, post
 
 @dataclass(frozen=True)
 class Settled:
-    """What settling did: the win, and the round's status (complete, or review: a hand pay, not
-    credited)."""
+    """What settling did: the win, the round's status (complete, or review: a hand pay, not credited)
+    and why it is a hand pay ("" when not), its result code and side-bet wins (for a terminal's reply)."""
 
     win_cents: int
     status: str
+    hand_pay_reason: str = ""
+    result_code: str = ""
+    side_bet_wins_credits: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -131,17 +134,20 @@ class TerminalSeat:
         """No responsible-gaming push: the cabinet's venue rules apply."""
 
     def start_reply(self, conn: Connection, moved: Moved) -> dict[str, Any]:
-        return {"round_id": moved.round_id, "step_no": moved.step_no, "view": moved.round.view().to_json(),
-                "complete": moved.round.finished,
-                "win_cents": moved.settled.win_cents if moved.settled else None,
-                "stake_cents": moved.stake_cents, **self._record(moved)}
+        return {"round_id": moved.round_id, "stake_cents": moved.stake_cents, **self._step(moved)}
 
     def decision_reply(self, conn: Connection, moved: Moved) -> dict[str, Any]:
-        return {"step_no": moved.step_no, "view": moved.round.view().to_json(),
-                "complete": moved.round.finished,
-                "win_cents": moved.settled.win_cents if moved.settled else None,
-                "status": moved.settled.status if moved.settled else "open", **self._record(moved)}
+        return self._step(moved)
 
     @staticmethod
-    def _record(moved: Moved) -> dict[str, Any]:
-        return {"record": moved.round.to_record()} if moved.round.finished else {}
+    def _step(moved: Moved) -> dict[str, Any]:
+        """The round at its new step; once settled, what the cabinet meters and records: the status
+        (review: a hand pay, and why), the result code, the side-bet wins and the game's record."""
+        reply = {"step_no": moved.step_no, "view": moved.round.view().to_json(),
+                 "complete": moved.round.finished, "win_cents": None, "status": "open"}
+        if (settled := moved.settled) is not None:
+            reply.update(win_cents=settled.win_cents, status=settled.status,
+                         hand_pay_reason=settled.hand_pay_reason, result_code=settled.result_code,
+                         side_bet_wins_credits=settled.side_bet_wins_credits,
+                         record=moved.round.to_record())
+        return reply
