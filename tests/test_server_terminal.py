@@ -230,17 +230,26 @@ def test_refused_requests_move_nothing(app, keys) -> None:
 
 
 def test_a_refused_request_cannot_be_replayed_either(app, keys) -> None:
-    """Its nonce was committed before the request was served: replayed after the open round ends, a
-    start refused with round_open does not start a round."""
+    """A refused request rolls back, its nonce with it, and the nonce is then burned in a transaction of
+    its own: replayed after the open round ends, a start refused with round_open does not start a round,
+    nor a start refused by the wager check, nor a decision refused as stale."""
     link = _terminal(app, keys)
     _finish_open_round(link)
     started = link.post(ROUNDS, link.start_body()).json()
     refused, sent = link.send("POST", ROUNDS, body := link.start_body())
     assert refused.status_code == 409 and refused.json()["code"] == "round_open"
+    path = f"{ROUNDS}/{started['round_id']}/decisions"
+    stale = {"request_id": f"{body['request_id']}-x", "step_no": 5, "decision": {"kind": "auto"}}
+    refused_step, sent_step = link.send("POST", path, stale)
+    assert refused_step.status_code == 409 and refused_step.json()["code"] == "stale_step"
     link.play_out(started)
     count = _state(app, link.id)["rounds"]
     assert link.send("POST", ROUNDS, body, headers=sent)[0].json()["code"] == "replayed"
     assert _state(app, link.id)["rounds"] == count
+    assert link.send("POST", path, stale, headers=sent_step)[0].json()["code"] == "replayed"
+    wager_refused, sent_wager = link.send("POST", ROUNDS, odd := link.start_body(denom_cents=3))
+    assert wager_refused.status_code == 422
+    assert link.send("POST", ROUNDS, odd, headers=sent_wager)[0].json()["code"] == "replayed"
 
 
 def test_old_nonces_are_pruned(app, keys) -> None:

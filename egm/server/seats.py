@@ -22,8 +22,11 @@ from sqlalchemy import Connection
 
 from egm.games.base import Round
 from egm.money import format_cents
+from egm.server import nonces
+from egm.server.db import Database
 from egm.server.errors import ApiError
 from egm.server.events import Hub
+from egm.server.nonces import Nonce
 from egm.server.rg import announce, refuse_start
 from egm.server.sessions import Caller
 from egm.server.wallet import balance_of, post
@@ -56,6 +59,7 @@ class Seat(Protocol):
     account_id: int
 
     def round_columns(self, body: dict[str, Any]) -> dict[str, Any]: ...
+    def admit(self, db: Database, conn: Connection) -> None: ...
     def refuse(self, conn: Connection, balance_cents: int, stake_cents: int, now: int) -> None: ...
     def stake(self, conn: Connection, round_id: str, stake_cents: int, request_id: str, now: int) -> None: ...
     def win(self, conn: Connection, round_id: str, win_cents: int, now: int) -> None: ...
@@ -75,6 +79,9 @@ class PlayerSeat:
 
     def round_columns(self, body: dict[str, Any]) -> dict[str, Any]:
         return {}
+
+    def admit(self, db: Database, conn: Connection) -> None:
+        """A player's request is admitted by its session and CSRF token, checked before."""
 
     def refuse(self, conn: Connection, balance_cents: int, stake_cents: int, now: int) -> None:
         if (refusal := refuse_start(conn, self.caller.player_id, stake_cents, now)) is not None:
@@ -113,13 +120,20 @@ class PlayerSeat:
 
 @dataclass(frozen=True)
 class TerminalSeat:
-    """terminal_id: the terminal's name (X-Terminal-Id); account_id: its account (owner `terminal`)."""
+    """terminal_id: the terminal's name (X-Terminal-Id); account_id: its account (owner `terminal`);
+    nonce: the request's verified nonce, claimed in the round's transaction (None: claimed already)."""
 
     terminal_id: str
     account_id: int
+    nonce: Nonce | None = None
 
     def round_columns(self, body: dict[str, Any]) -> dict[str, Any]:
         return {"cabinet_game_number": body["game_number"]}
+
+    def admit(self, db: Database, conn: Connection) -> None:
+        """Claim the request's nonce with what the request does (one commit); 401 replayed when used."""
+        if self.nonce is not None:
+            nonces.claim(db, conn, self.nonce)
 
     def refuse(self, conn: Connection, balance_cents: int, stake_cents: int, now: int) -> None:
         """The cabinet's credit meter, not the server, decides whether the player can pay."""
