@@ -5,6 +5,10 @@ It verifies every signature (egm.terminal_link.signing) and refuses a nonce used
 with the game's own `new_round` from a seeded RNG, answers a request id again with the stored reply
 byte for byte, holds one open round per terminal, and keeps the terminal's totals (GET /meters).
 
+It settles as the real server does: a win at or above its own `hand_pay_limit_cents` is a hand pay
+(status `review`, not counted as coin out), and a completed reply carries the round's `status`,
+`result_code` and `side_bet_wins_credits`.
+
 Faults: `down` (every request fails to connect, nothing is applied), `lose_replies` (the next N
 requests are applied, then their reply is lost on the way back).
 """
@@ -48,8 +52,11 @@ def catalogue_entry(game: Game) -> dict[str, Any]:
 
 class FakeGameServer:
     def __init__(self, games: Mapping[str, Game], terminal_id: str, key: Ed25519PublicKey,
-                 seed: int = 7) -> None:
+                 seed: int = 7, hand_pay_limit_cents: int = 120000) -> None:
         self.games, self.terminal_id, self.key = dict(games), terminal_id, key
+        self.hand_pay_limit_cents = hand_pay_limit_cents
+        # added to what a completed reply says the side bets won, when the round's win covers them
+        self.side_bet_wins_credits: dict[str, int] = {}
         self.rng_for_game = seeded_rng(seed)
         self.rounds: dict[str, dict[str, Any]] = {}
         self.replies: dict[str, tuple[bytes, int, bytes]] = {}
@@ -137,17 +144,22 @@ class FakeGameServer:
             return 422, {"code": "decision_refused", "sentence": str(exc)}
         kept["step_no"] += 1
         if round_.finished:
-            kept["status"] = "complete"
-        return 200, {**self.state(round_id), "status": kept["status"]}
+            win_cents = round_.outcome().win_credits * kept["wager"].denom_cents
+            kept["status"] = "review" if win_cents >= self.hand_pay_limit_cents else "complete"
+        return 200, self.state(round_id)
 
     def state(self, round_id: str) -> dict[str, Any]:
         kept = self.rounds[round_id]
         round_, wager = kept["round"], kept["wager"]
         reply = {"round_id": round_id, "step_no": kept["step_no"], "view": round_.view().to_json(),
-                 "complete": round_.finished, "win_cents": None}
+                 "complete": round_.finished, "win_cents": None, "status": kept["status"]}
         if round_.finished:
             outcome = round_.outcome()
-            reply.update(win_cents=outcome.win_credits * wager.denom_cents, record=round_.to_record())
+            reply.update(win_cents=outcome.win_credits * wager.denom_cents, record=round_.to_record(),
+                         result_code=outcome.result_code,
+                         side_bet_wins_credits={**outcome.side_bet_wins_credits, **(
+                             self.side_bet_wins_credits
+                             if sum(self.side_bet_wins_credits.values()) <= outcome.win_credits else {})})
         return reply
 
     def meters(self) -> dict[str, Any]:
@@ -165,7 +177,7 @@ def terminal_key() -> Ed25519PrivateKey:
 
 def terminal_cabinet(nvram: Path, transport: httpx.BaseTransport | None, key: Ed25519PrivateKey, *,
                      url: str = "http://fake", clock: FakeClock | None = None, offline_tilt_s: int = 30,
-                     heartbeat_s: float = 5.0) -> Any:
+                     heartbeat_s: float = 5.0, hand_pay_limit_cents: int = 120000) -> Any:
     """A cabinet (the test-draw game, tests/cabinet_support.py) whose game comes from the server at
     `url` (through `transport` when given, a real HTTP connection when None)."""
     from egm.cabinet import Cabinet
@@ -178,7 +190,8 @@ def terminal_cabinet(nvram: Path, transport: httpx.BaseTransport | None, key: Ed
                           heartbeat_s=heartbeat_s)
     local = draw_games()[GAME_ID]
     return Cabinet(config, nvram, games={GAME_ID: RemoteGame(catalogue_entry(local), local)},
-                   devices=build_devices(config), jurisdiction=spine_jurisdiction(), clock=clock,
+                   devices=build_devices(config),
+                   jurisdiction=spine_jurisdiction(hand_pay_limit_cents=hand_pay_limit_cents), clock=clock,
                    game_server=link)
 
 

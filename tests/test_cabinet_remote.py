@@ -17,9 +17,10 @@ from egm.config import ConfigError, load_cabinet_config
 from egm.events import CashOut, PlayerDecision, StartGame
 from egm.host.exceptions import GENERAL_TILT, exceptions_for
 from egm.host.game_server import OFFLINE
-from egm.host.remote_game import catalogue_vouched, offered_games
+from egm.host.remote_game import RemoteRound, catalogue_vouched, offered_games
 from egm.memory.recovery import read_memory
 from egm.meters import Meters
+from egm.rng import seeded_rng
 from egm.terminal_link.signing import sign_catalogue
 from tests.cabinet_support import GAME_ID, draw_games
 from tests.terminal_fake import FakeGameServer, catalogue_entry, terminal_cabinet, terminal_key
@@ -80,6 +81,47 @@ def test_autoplay_plays_the_servers_rounds_and_the_meters_reconcile(tmp_path: Pa
     assert kept.records["scoreboard"][GAME_ID] == codes and all(codes)  # read from the server's record
 
 
+def test_the_result_code_and_side_bet_wins_come_from_the_servers_reply(tmp_path: Path, fake: Any,
+                                                                        key: Any) -> None:
+    """The cabinet reads neither from the server's record with its own code: what the last reply says
+    is what the scoreboard, the recall and the side-bet meter take. A reply whose side-bet wins exceed
+    the round's win is damaged: refused with a sentence, the round waits and nothing is paid."""
+    fake.side_bet_wins_credits = {"lucky": 0}  # a side bet this cabinet's code for the game knows nothing of
+    report, code = autoplay(remote_cabinet(tmp_path, fake, key), GAME_ID, 4, 10000)
+    assert code == 0, report
+    kept = read_memory(tmp_path)
+    codes = [fake.rounds[f"r{n}"]["round"].outcome().result_code for n in range(4, 0, -1)]
+    assert kept.records["scoreboard"][GAME_ID] == codes and all(codes)
+    assert [g["round"]["side_bet_wins_credits"] for g in kept.recall[:4]] == [{"lucky": 0}] * 4
+
+    winning = FakeGameServer(draw_games(), TERMINAL, key.public_key())
+    winning.side_bet_wins_credits = {"lucky": 100}  # in the replies of rounds that win 100 credits or more
+    report, code = autoplay(remote_cabinet(tmp_path / "won", winning, key), GAME_ID, 8, 10000)
+    assert code == 0, report
+    won = [r for r in winning.rounds.values() if r["round"].outcome().win_credits >= 100]
+    assert won, "no win in 8 rounds: choose another seed"
+    assert kept_meters(tmp_path / "won")["side_bet_out"] == 100 * len(won)  # 1-cent credits
+    assert_reconciled(tmp_path / "won", winning)
+
+
+def test_a_reply_with_side_bet_wins_beyond_the_win_is_damaged() -> None:
+    local = draw_games()[GAME_ID]
+    finished = local.new_round(local.default_wager(1), seeded_rng(3)(1), {})
+    while not finished.finished:
+        finished.decide(finished.reference_decision())
+    body = {"round_id": "r1", "step_no": 2, "view": finished.view().to_json(), "status": "complete",
+            "result_code": "W"}
+    win = finished.outcome().win_credits
+    with pytest.raises(ValueError, match="side-bet wins"):
+        RemoteRound.from_answer({**body, "side_bet_wins_credits": {"lucky": win + 1}}, GAME_ID)
+    with pytest.raises(ValueError, match="status 'open'"):
+        RemoteRound.from_answer({**body, "status": "open"}, GAME_ID)
+    round_ = RemoteRound.from_answer({**body, "status": "review", "side_bet_wins_credits": {"lucky": win}},
+                                     GAME_ID)
+    assert round_.outcome().side_bet_wins_credits == {"lucky": win}
+    assert round_.hand_pay_why() == "the game server settled it for a hand pay"
+
+
 def test_a_lost_reply_is_answered_again_and_applied_once(tmp_path: Path, fake: Any, key: Any) -> None:
     fake.lose_replies = 3  # the start and two decisions are applied, their replies lost on the way back
     report, code = autoplay(remote_cabinet(tmp_path, fake, key), GAME_ID, 2, 10000)
@@ -112,6 +154,32 @@ def test_a_pending_start_survives_a_power_cut_and_gets_the_same_round(tmp_path: 
     assert code == 0, report
     assert "game server start: sent again" in report["recovered"]
     assert fake.applied.count(pending["request_id"]) == 1 and len(fake.rounds) == 1
+    assert_reconciled(tmp_path, fake)
+
+
+@pytest.mark.parametrize(("server_limit", "cabinet_limit"), [(150, 120000), (120000, 150)],
+                         ids=["server-limit-lower", "cabinet-limit-lower"])
+def test_a_hand_pay_follows_the_servers_settlement_and_reconciles(tmp_path: Path, key: Any, server_limit: int,
+                                                                   cabinet_limit: int) -> None:
+    """A win at or above the server's hand-pay limit is a hand pay on both sides (the server's status
+    decides, whatever the cabinet's own limit); the attendant pays it, and the meters reconcile."""
+    fake = FakeGameServer(draw_games(), TERMINAL, key.public_key(), hand_pay_limit_cents=server_limit)
+    cabinet = terminal_cabinet(tmp_path, fake.transport(), key, heartbeat_s=0.05,
+                               hand_pay_limit_cents=cabinet_limit)
+    report, code = autoplay(cabinet, GAME_ID, 12, 10000)
+    assert code == 0, report
+    reviewed = [r for r in fake.rounds.values() if r["status"] == "review"]
+    hand_paid_cents = sum(r["round"].outcome().win_credits * r["wager"].denom_cents for r in reviewed)
+    if server_limit < cabinet_limit:
+        assert reviewed and hand_paid_cents >= server_limit  # 100-cent stakes: every win of 150 cents or more
+    else:
+        assert not reviewed  # the cabinet's lower limit turns no credited win of the server into a hand pay
+    meters = kept_meters(tmp_path)
+    assert meters["jackpot"] == hand_paid_cents
+    events = read_memory(tmp_path).events
+    wins_hand_paid = [e for e in events if e["kind"] == "hand_pay_reset" and "(a win)" in e["message"]]
+    assert len(wins_hand_paid) == len(reviewed)  # a cash-out past the cabinet's limit is its own hand pay
+    assert report["state"] == "attract"
     assert_reconciled(tmp_path, fake)
 
 

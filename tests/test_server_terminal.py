@@ -12,6 +12,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -229,17 +230,26 @@ def test_refused_requests_move_nothing(app, keys) -> None:
 
 
 def test_a_refused_request_cannot_be_replayed_either(app, keys) -> None:
-    """Its nonce was committed before the request was served: replayed after the open round ends, a
-    start refused with round_open does not start a round."""
+    """A refused request rolls back, its nonce with it, and the nonce is then burned in a transaction of
+    its own: replayed after the open round ends, a start refused with round_open does not start a round,
+    nor a start refused by the wager check, nor a decision refused as stale."""
     link = _terminal(app, keys)
     _finish_open_round(link)
     started = link.post(ROUNDS, link.start_body()).json()
     refused, sent = link.send("POST", ROUNDS, body := link.start_body())
     assert refused.status_code == 409 and refused.json()["code"] == "round_open"
+    path = f"{ROUNDS}/{started['round_id']}/decisions"
+    stale = {"request_id": f"{body['request_id']}-x", "step_no": 5, "decision": {"kind": "auto"}}
+    refused_step, sent_step = link.send("POST", path, stale)
+    assert refused_step.status_code == 409 and refused_step.json()["code"] == "stale_step"
     link.play_out(started)
     count = _state(app, link.id)["rounds"]
     assert link.send("POST", ROUNDS, body, headers=sent)[0].json()["code"] == "replayed"
     assert _state(app, link.id)["rounds"] == count
+    assert link.send("POST", path, stale, headers=sent_step)[0].json()["code"] == "replayed"
+    wager_refused, sent_wager = link.send("POST", ROUNDS, odd := link.start_body(denom_cents=3))
+    assert wager_refused.status_code == 422
+    assert link.send("POST", ROUNDS, odd, headers=sent_wager)[0].json()["code"] == "replayed"
 
 
 def test_old_nonces_are_pruned(app, keys) -> None:
@@ -401,6 +411,109 @@ def test_audit_reconciles_a_terminal_with_its_cabinets_meters(app, keys, db_url,
     assert code == 2 and "ram_error" in err
     code, _, err = audit("--terminal-meters", str(matching))
     assert code == 2 and "T=FILE" in err
+
+
+def _fresh_terminal(app: Any, keys: Path) -> str:
+    """A terminal registered now with t2's key: its game numbers start at 1 (seeded rounds repeat)."""
+    name = f"T-{uuid.uuid4().hex[:8]}"
+    add_terminal(app.state.server.db, name, (keys / "t2.pub").read_text(), int(time.time()))
+    return name
+
+
+def test_a_completed_reply_carries_the_result_code_and_side_bet_wins(app, keys, monkeypatch) -> None:
+    """What the cabinet meters and shows of a finished round comes in the last reply: its status, the
+    result code and each side bet's win, equal to the server's settled round and the game's outcome."""
+    from egm.rng import seeded_rng
+
+    rounds = app.state.server.rounds
+    monkeypatch.setattr(rounds, "rng_for_game", seeded_rng(5))  # the side bet wins in games 2, 3 and 7
+    link = Terminal(app, _fresh_terminal(app, keys), load_private_key(keys / "t2.key"))
+    game = app.state.server.lobby.games["dragon-poker"]
+    side_bet_won = 0
+    for _ in range(12):
+        started = link.post(ROUNDS, link.start_body(side_bets={"pair_bonus": 1}))
+        assert started.status_code == 200, started.text
+        assert started.json()["status"] == "open" and "result_code" not in started.json()
+        final = link.play_out(started.json())
+        outcome = game.restore(final["record"]).outcome()
+        with app.state.server.db.read() as conn:
+            row = conn.execute(select(game_round).where(game_round.c.id == started.json()["round_id"])).one()
+        assert final["status"] == row.status == "complete" and final["hand_pay_reason"] == ""
+        assert final["result_code"] == row.result_code == outcome.result_code != ""
+        assert final["side_bet_wins_credits"] == dict(outcome.side_bet_wins_credits)
+        side_bet_won += sum(outcome.side_bet_wins_credits.values())
+    assert side_bet_won > 0, "no side bet won: choose another seed"
+
+
+SERVER_HAND_PAY_CENTS, CABINET_HAND_PAY_CENTS = 13, 11  # 10-cent stakes: each limit decides some wins
+
+
+def _cabinet_on(app: Any, keys: Path, nvram: Path, terminal_id: str) -> Any:
+    """A headless cabinet whose Dragon Poker is this server's (the link goes through the app in-process),
+    with a lower hand-pay limit than the server's."""
+    from egm.cabinet import Cabinet
+    from egm.clock import FakeClock
+    from egm.config import GameServerConfig
+    from egm.host.game_server import GameServerLink
+    from egm.host.remote_game import RemoteGame
+    from hardware.factory import build_devices
+    from tests.cabinet_support import spine_config, spine_jurisdiction
+
+    config = spine_config(game_server=GameServerConfig.model_construct(
+        url=ORIGIN, terminal_id=terminal_id, private_key="k.pem", offline_tilt_s=30,
+        catalogue_public_key=None)).model_copy(update={"games": ["dragon-poker"]})
+    lobby = app.state.server.lobby
+    entry = next(g for g in lobby.listing() if g["id"] == "dragon-poker")
+    clock = FakeClock()
+    link = GameServerLink(ORIGIN, terminal_id, load_private_key(keys / "t2.key"),
+                          transport=TestClient(app, base_url=ORIGIN)._transport, monotonic=clock.monotonic,
+                          retry_s=0.01, heartbeat_s=0.05)
+    return Cabinet(config, nvram, games={"dragon-poker": RemoteGame(entry, lobby.games["dragon-poker"])},
+                   devices=build_devices(config), clock=clock, game_server=link,
+                   jurisdiction=spine_jurisdiction(hand_pay_limit_cents=CABINET_HAND_PAY_CENTS))
+
+
+def test_a_hand_pay_is_the_servers_and_the_cabinet_reconciles_after_the_attendant(
+        app, keys, db_url, tmp_path, capsys, monkeypatch) -> None:
+    """A terminal round whose win reaches the server's hand-pay limit is `review` on the server (not coin
+    out) and locks the cabinet up for a hand pay; a win under it is credited on both sides although the
+    cabinet's own limit is lower. After the attendant's resets the cabinet's meters keep the identity
+    and `egm server audit --terminal-meters` finds no difference."""
+    from egm.cabinet_cli import autoplay
+    from egm.memory.recovery import read_memory
+    from egm.rng import seeded_rng
+
+    rounds = app.state.server.rounds
+    monkeypatch.setattr(rounds, "lobby", replace(rounds.lobby, hand_pay_limit_cents=SERVER_HAND_PAY_CENTS))
+    monkeypatch.setattr(rounds, "rng_for_game", seeded_rng(30))
+    name = _fresh_terminal(app, keys)
+    cabinet = _cabinet_on(app, keys, tmp_path / "nvram", name)
+    report, code = autoplay(cabinet, "dragon-poker", 40, 10000)
+    assert code == 0, report
+    cabinet.game_server.close()
+    _, played = _rounds_of(app, name)
+    assert len(played) == 40 and all(r.status in ("complete", "review") for r in played)
+    reviewed = [r for r in played if r.status == "review"]
+    assert reviewed and all(r.win_cents >= SERVER_HAND_PAY_CENTS for r in reviewed)
+    assert any(CABINET_HAND_PAY_CENTS <= r.win_cents < SERVER_HAND_PAY_CENTS for r in played
+               if r.status == "complete"), "no win between the two limits: choose another seed"
+    kept = read_memory(tmp_path / "nvram")
+    meters = Meters.from_record(kept.records["meters"])
+    assert meters["jackpot"] == sum(r.win_cents for r in reviewed)
+    assert meters["coin_out"] == sum(r.win_cents for r in played if r.status == "complete")
+    assert meters.balance_error() == 0
+    paid = [e for e in kept.events if e["kind"] == "hand_pay_reset" and "(a win)" in e["message"]]
+    locked = [e["message"] for e in kept.events
+              if e["kind"] == "hand_pay" and e["message"].startswith("A win")]
+    assert len(paid) == len(locked) == len(reviewed)
+    assert all("reaches the hand-pay limit" in m for m in locked)  # the server's reason
+    assert cli_main(["meters", "--nvram", str(tmp_path / "nvram"), "--json"]) == 0
+    meters_file = tmp_path / "meters.json"
+    meters_file.write_text(capsys.readouterr().out)
+    code = cli_main(["server", "audit", "--db", db_url, "--terminal-meters", f"{name}={meters_file}",
+                     "--json"])
+    audited = json.loads(capsys.readouterr().out)
+    assert code == 0 and audited["terminals"][name]["differences"] == [], audited["terminals"]
 
 
 def test_terminal_add_cli(tmp_path: Path, keys: Path) -> None:

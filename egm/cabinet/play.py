@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from egm.events import ACCEPTED, CashOut, ChooseDenomination, PlayerDecision, Result, SelectGame, StartGame
 from egm.games.base import DecisionRefused
-from egm.host.remote_game import RemoteGame
+from egm.host.remote_game import RemoteGame, RemoteRound
 from egm.memory.store import Transaction
 from egm.money import format_cents, format_denomination
 from egm.play import rounds
@@ -160,6 +160,7 @@ class PlayPart(CabinetPart):
             pools_held=memory.get("pools", {}),
             pool_meters=memory.get("pool_meters", {}),
             scoreboard=memory.get("scoreboard", {}),
+            hand_pay_why=self.round.hand_pay_why() if isinstance(self.round, RemoteRound) else None,
         )
 
         def finish(tx: Transaction) -> None:

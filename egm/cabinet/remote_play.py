@@ -10,7 +10,9 @@ id, until the server answers (egm.host.game_server), so a round is never lost or
   answers the same request id with the same round.
 * decision: the decision is staged on the round and committed with the round record ("asked"), then
   sent. The answer commits the next step; the last step's answer commits the settlement (win, pools,
-  scoreboard, recall) in the same transaction, as a local round's last step does.
+  scoreboard, recall) in the same transaction, as a local round's last step does. The settlement is the
+  server's: its status says whether the win is a hand pay (its hand-pay limit rules, so that both sides
+  meter the win alike), and its reply gives the result code and the side bets' wins.
 
 While the server is unreachable, new games are refused ("GAME SERVER OFFLINE"). A round in progress
 waits and is never settled here; when it has waited `offline_tilt_s`, the cabinet tilts
@@ -202,7 +204,6 @@ class RemotePlayPart(CabinetPart):
             round_.asked = None
             self.server_sentence = problem
         if round_.finished:  # the answer and the settlement are one transaction
-            self._result_from_record(round_, answer.body.get("record"))
             self._finish_round()
             return ACCEPTED
         assert self.memory is not None
@@ -214,22 +215,6 @@ class RemotePlayPart(CabinetPart):
         else:
             self._settle()
         return Result(not problem, problem or "answered")
-
-    def _result_from_record(self, round_: RemoteRound, record: Any) -> None:
-        """The scoreboard's result code and the side-bet wins of a finished round, read from the
-        server's final record by this cabinet's code for the game (the win is the server's view's)."""
-        game = self.games.get(round_.view().game_id)
-        local = game.local if isinstance(game, RemoteGame) else None
-        if round_.result_code or local is None or not isinstance(record, dict):
-            return
-        try:
-            outcome = local.restore(record).outcome()
-        except (ValueError, KeyError, TypeError) as exc:
-            sentence = f"The game server's record of round {round_.round_id} cannot be read here ({exc!r})."
-            self._commit(lambda tx: tx.log("game_server_record", sentence))
-            return
-        round_.result_code = outcome.result_code
-        round_.side_bet_wins_credits = dict(outcome.side_bet_wins_credits)
 
     # --- answers -------------------------------------------------------------------------------------
     def _server_answered(self, answer: GameServerAnswered) -> Result:

@@ -28,6 +28,7 @@ from egm.meters import ROLLOVER
 from egm.terminal_link.signing import verify_catalogue
 
 AUTO = Decision("auto")
+SETTLED = ("complete", "review")  # a finished round's status on the server: credited, or a hand pay
 
 
 @dataclass(frozen=True)
@@ -51,15 +52,18 @@ class CataloguePaytable:
 
 class RemoteRound(Round):
     """A round the server deals. round_id, step_no, view: as the server last answered.
-    asked: the decision sent and not yet answered (None when none is). result_code and
-    side_bet_wins_credits: what the server's answer gave once the round is complete."""
+    asked: the decision sent and not yet answered (None when none is). status, hand_pay_reason,
+    result_code and side_bet_wins_credits: what the server's answer gave once the round is complete
+    (status "complete", or "review": the server settled the win as a hand pay)."""
 
     def __init__(self, round_id: str, step_no: int, view: RoundView, asked: Decision | None = None,
-                 result_code: str = "", side_bet_wins_credits: Mapping[str, int] | None = None) -> None:
+                 result_code: str = "", side_bet_wins_credits: Mapping[str, int] | None = None,
+                 status: str = "open", hand_pay_reason: str = "") -> None:
         self.round_id, self.step_no, self._view = round_id, step_no, view
         self.asked = asked
         self.result_code = result_code
         self.side_bet_wins_credits = dict(side_bet_wins_credits or {})
+        self.status, self.hand_pay_reason = status, hand_pay_reason
 
     @property
     def step(self) -> str:
@@ -79,10 +83,20 @@ class RemoteRound(Round):
     def answered(self, body: Mapping[str, Any]) -> None:
         """Apply the server's answer to a decision ({step_no, view, ...}); ValueError naming what is
         wrong when the answer is damaged (nothing changes then)."""
-        self.step_no, self._view = read_answer(body, self._view.game_id, self.step_no)
+        step_no, view = read_answer(body, self._view.game_id, self.step_no)
+        status, side_bets = body.get("status", "open"), body.get("side_bet_wins_credits") or {}
+        if view.complete:
+            if status not in SETTLED:
+                raise ValueError(f"the game server's answer is damaged (a complete round with status "
+                                 f"{status!r})")
+            wins = list(side_bets.values()) if isinstance(side_bets, Mapping) else [None]
+            if not all(isinstance(w, int) and w >= 0 for w in wins) or sum(wins) > (view.win_credits or 0):
+                raise ValueError(f"the game server's answer is damaged (side-bet wins {side_bets!r} are not "
+                                 "whole credits within the round's win)")
+        self.step_no, self._view, self.status = step_no, view, str(status)
+        self.hand_pay_reason = str(body.get("hand_pay_reason") or "")
         self.asked = None
         self.result_code = str(body.get("result_code", ""))
-        side_bets = body.get("side_bet_wins_credits") or {}
         self.side_bet_wins_credits = {str(k): int(v) for k, v in side_bets.items()}
 
     @classmethod
@@ -99,6 +113,13 @@ class RemoteRound(Round):
     def reference_decision(self) -> Decision:
         return AUTO
 
+    def hand_pay_why(self) -> str:
+        """The server's settlement of the finished round: "" when it credited the win, else why the win
+        is a hand pay. The server's decision rules, so that both sides meter the win alike."""
+        if self.status != "review":
+            return ""
+        return self.hand_pay_reason or "the game server settled it for a hand pay"
+
     def outcome(self) -> Outcome:
         view = self._view
         if not view.complete or view.win_credits is None:
@@ -111,14 +132,16 @@ class RemoteRound(Round):
     def to_record(self) -> dict[str, Any]:
         return {"round_id": self.round_id, "step_no": self.step_no, "view": self._view.to_json(),
                 "asked": self.asked.to_record() if self.asked else None, "result_code": self.result_code,
-                "side_bet_wins_credits": dict(self.side_bet_wins_credits)}
+                "side_bet_wins_credits": dict(self.side_bet_wins_credits), "status": self.status,
+                "hand_pay_reason": self.hand_pay_reason}
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> RemoteRound:
         asked = record.get("asked")
         return cls(str(record["round_id"]), int(record["step_no"]), RoundView.from_json(record["view"]),
                    Decision.from_record(asked) if asked else None, str(record.get("result_code", "")),
-                   record.get("side_bet_wins_credits"))
+                   record.get("side_bet_wins_credits"), str(record.get("status", "open")),
+                   str(record.get("hand_pay_reason", "")))
 
 
 def read_answer(body: Mapping[str, Any], game_id: str, step_no: int) -> tuple[int, RoundView]:

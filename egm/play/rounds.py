@@ -90,6 +90,7 @@ class Settlement:
     scoreboard_after: every game's scoreboard with this round's result first.
     recall_entry: the final game record with its "outcome" (the result and the game's summary).
     result: game_id, number, win_cents, stake_cents, hand_paid, result_code (the last game shown).
+    side_bet_wins_credits: what each side bet won (the game server's terminal replies carry it).
     """
 
     win_cents: int
@@ -103,6 +104,7 @@ class Settlement:
     scoreboard_after: dict[str, list[str]]
     recall_entry: dict[str, Any]
     result: dict[str, Any]
+    side_bet_wins_credits: dict[str, int]
 
 
 def paytable_id(game: Game) -> str:
@@ -198,12 +200,17 @@ def settle(
     pools_held: Mapping[str, int],
     pool_meters: Mapping[str, Any],
     scoreboard: Mapping[str, Sequence[str]],
+    hand_pay_why: str | None = None,
 ) -> Settlement:
     """Settle a finished round started as `record` (Started.record, or the cabinet's kept copy).
 
     credits_cents: the credit meter (or balance) before the win. hand_pay_limit_cents: the
     jurisdiction's limit. credit_limit_cents: the credit limit (0: none); credit_limit_win "handpay"
     hand-pays a win that would pass it. pools_held, pool_meters, scoreboard: as kept before this round.
+    hand_pay_why: the hand-pay decision already taken by the game server that dealt the round ("": the
+    win is credited; a sentence: it is a hand pay), which rules instead of these limits so that the
+    cabinet and the server meter the win alike (a win past the credit limit is then credited and leaves
+    by the cash-out, as with credit_limit_win "ticket").
     """
     outcome = round_.outcome()
     denom = record["wager"]["denom_cents"]
@@ -212,7 +219,9 @@ def settle(
     game_id, table = record["game_id"], record["paytable_id"]
     max_win = game.paytable.header.max_win_cents
     past_limit = bool(credit_limit_cents) and credits_cents + win_cents > credit_limit_cents
-    if win_cents > max_win:  # never credited: the attendant checks it
+    if hand_pay_why is not None:  # the game server settled the round: its decision rules
+        why = hand_pay_why
+    elif win_cents > max_win:  # never credited: the attendant checks it
         why = f"it is above the pay table's maximum win of {format_cents(max_win)}"
     elif requires_hand_pay(win_cents, hand_pay_limit_cents):
         why = "it reaches the hand-pay limit"
@@ -257,4 +266,5 @@ def settle(
         scoreboard_after=board,
         recall_entry={**final, "outcome": {**result, "summary": dict(outcome.summary)}},
         result=result,
+        side_bet_wins_credits=dict(outcome.side_bet_wins_credits),
     )

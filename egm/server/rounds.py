@@ -1,15 +1,15 @@
 """The round lifecycle: start, decisions, settlement; each a single write transaction.
 
-Start: lock the account, claim the request id, one open round per account, the wager checked against
-the pay table (its sentence when refused), the seat's refusals (a player's responsible-gaming check and
-balance), the draw (all the round's randomness, from the server's CTR_DRBG), the stake (a player's
-debited), the round and its step 0 inserted; commit.
+Start: lock the account, admit the seat (a terminal's nonce claimed), claim the request id, one open round per
+account, the wager checked against the pay table (its sentence when refused), the seat's refusals (a player's
+responsible-gaming check and balance), the draw (all the round's randomness, from the server's CTR_DRBG), the
+stake (a player's debited), the round and its step 0 inserted; commit.
 
-Decision: lock the account, claim the request id, lock the round (owner checked: anyone else's round is
-"not found"), compare the step number the client saw (stale: 409 with the current view), apply the
-decision through the game's own `decide` (DecisionRefused: 422 with the game's sentence, nothing
-written), record the step; the last step settles the round in the same transaction. An exception in
-game code rolls everything back: the round stays at its step, and its fault count goes up.
+Decision: lock the account, admit the seat, claim the request id, lock the round (owner checked: anyone else's
+round is "not found"), compare the step number the client saw (stale: 409 with the current view), apply the
+decision through the game's own `decide` (DecisionRefused: 422 with the game's sentence, nothing written),
+record the step; the last step settles the round in the same transaction. An exception in game code rolls
+everything back: the round stays at its step, and its fault count goes up.
 
 Players see `Round.view()` only; the record is served once the round is complete (`replay`).
 
@@ -67,6 +67,7 @@ class RoundService:
         stake_cents = wager.stake_credits * wager.denom_cents
         with self.db.write() as conn:
             balance = lock_account(conn, seat.account_id)
+            seat.admit(self.db, conn)
             key = Key(self.db, conn, seat.account_id, body["request_id"])
             stored = key.claim(request_digest("start", body), now)
             if stored is not None:
@@ -110,6 +111,7 @@ class RoundService:
     def _decide(self, seat: Seat, round_id: str, body: dict[str, Any], now: int) -> Reply:
         with self.db.write() as conn:
             lock_account(conn, seat.account_id)
+            seat.admit(self.db, conn)
             key = Key(self.db, conn, seat.account_id, body["request_id"])
             stored = key.claim(request_digest(f"decide {round_id}", body), now)
             if stored is not None:
@@ -176,7 +178,8 @@ class RoundService:
             status=status, win_cents=settlement.win_cents, result_code=outcome["result_code"],
             hand_pay_reason=settlement.why or None, outcome=outcome, completed_at=now))
         seat.settled(conn, now)
-        return Settled(settlement.win_cents, status)
+        return Settled(settlement.win_cents, status, settlement.why, outcome["result_code"],
+                       settlement.side_bet_wins_credits)
 
     # --- reading -------------------------------------------------------------------------------------
     def show(self, caller: HasAccount, round_id: str) -> dict[str, Any]:

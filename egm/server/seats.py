@@ -15,15 +15,18 @@ pools per (account, game). A seat supplies only what differs:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from sqlalchemy import Connection
 
 from egm.games.base import Round
 from egm.money import format_cents
+from egm.server import nonces
+from egm.server.db import Database
 from egm.server.errors import ApiError
 from egm.server.events import Hub
+from egm.server.nonces import Nonce
 from egm.server.rg import announce, refuse_start
 from egm.server.sessions import Caller
 from egm.server.wallet import balance_of, post
@@ -31,11 +34,14 @@ from egm.server.wallet import balance_of, post
 
 @dataclass(frozen=True)
 class Settled:
-    """What settling did: the win, and the round's status (complete, or review: a hand pay, not
-    credited)."""
+    """What settling did: the win, the round's status (complete, or review: a hand pay, not credited)
+    and why it is a hand pay ("" when not), its result code and side-bet wins (for a terminal's reply)."""
 
     win_cents: int
     status: str
+    hand_pay_reason: str = ""
+    result_code: str = ""
+    side_bet_wins_credits: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,7 @@ class Seat(Protocol):
     account_id: int
 
     def round_columns(self, body: dict[str, Any]) -> dict[str, Any]: ...
+    def admit(self, db: Database, conn: Connection) -> None: ...
     def refuse(self, conn: Connection, balance_cents: int, stake_cents: int, now: int) -> None: ...
     def stake(self, conn: Connection, round_id: str, stake_cents: int, request_id: str, now: int) -> None: ...
     def win(self, conn: Connection, round_id: str, win_cents: int, now: int) -> None: ...
@@ -72,6 +79,9 @@ class PlayerSeat:
 
     def round_columns(self, body: dict[str, Any]) -> dict[str, Any]:
         return {}
+
+    def admit(self, db: Database, conn: Connection) -> None:
+        """A player's request is admitted by its session and CSRF token, checked before."""
 
     def refuse(self, conn: Connection, balance_cents: int, stake_cents: int, now: int) -> None:
         if (refusal := refuse_start(conn, self.caller.player_id, stake_cents, now)) is not None:
@@ -110,13 +120,20 @@ class PlayerSeat:
 
 @dataclass(frozen=True)
 class TerminalSeat:
-    """terminal_id: the terminal's name (X-Terminal-Id); account_id: its account (owner `terminal`)."""
+    """terminal_id: the terminal's name (X-Terminal-Id); account_id: its account (owner `terminal`);
+    nonce: the request's verified nonce, claimed in the round's transaction (None: claimed already)."""
 
     terminal_id: str
     account_id: int
+    nonce: Nonce | None = None
 
     def round_columns(self, body: dict[str, Any]) -> dict[str, Any]:
         return {"cabinet_game_number": body["game_number"]}
+
+    def admit(self, db: Database, conn: Connection) -> None:
+        """Claim the request's nonce with what the request does (one commit); 401 replayed when used."""
+        if self.nonce is not None:
+            nonces.claim(db, conn, self.nonce)
 
     def refuse(self, conn: Connection, balance_cents: int, stake_cents: int, now: int) -> None:
         """The cabinet's credit meter, not the server, decides whether the player can pay."""
@@ -131,17 +148,20 @@ class TerminalSeat:
         """No responsible-gaming push: the cabinet's venue rules apply."""
 
     def start_reply(self, conn: Connection, moved: Moved) -> dict[str, Any]:
-        return {"round_id": moved.round_id, "step_no": moved.step_no, "view": moved.round.view().to_json(),
-                "complete": moved.round.finished,
-                "win_cents": moved.settled.win_cents if moved.settled else None,
-                "stake_cents": moved.stake_cents, **self._record(moved)}
+        return {"round_id": moved.round_id, "stake_cents": moved.stake_cents, **self._step(moved)}
 
     def decision_reply(self, conn: Connection, moved: Moved) -> dict[str, Any]:
-        return {"step_no": moved.step_no, "view": moved.round.view().to_json(),
-                "complete": moved.round.finished,
-                "win_cents": moved.settled.win_cents if moved.settled else None,
-                "status": moved.settled.status if moved.settled else "open", **self._record(moved)}
+        return self._step(moved)
 
     @staticmethod
-    def _record(moved: Moved) -> dict[str, Any]:
-        return {"record": moved.round.to_record()} if moved.round.finished else {}
+    def _step(moved: Moved) -> dict[str, Any]:
+        """The round at its new step; once settled, what the cabinet meters and records: the status
+        (review: a hand pay, and why), the result code, the side-bet wins and the game's record."""
+        reply = {"step_no": moved.step_no, "view": moved.round.view().to_json(),
+                 "complete": moved.round.finished, "win_cents": None, "status": "open"}
+        if (settled := moved.settled) is not None:
+            reply.update(win_cents=settled.win_cents, status=settled.status,
+                         hand_pay_reason=settled.hand_pay_reason, result_code=settled.result_code,
+                         side_bet_wins_credits=settled.side_bet_wins_credits,
+                         record=moved.round.to_record())
+        return reply

@@ -3,8 +3,9 @@
 A terminal is registered with its Ed25519 public key (`egm server terminal add`) and gets an account
 (owner `terminal`) that never holds money: its rounds record their stake and win, and the cabinet's
 meters are the money of record. Every request it sends is signed (egm/terminal_link/signing.py); the
-server checks the signature, the 60 s window, and that the nonce is new (the nonce table, in its own
-committed transaction before the request is served, so even a refused request cannot be replayed).
+server checks the signature, the 60 s window, and that the nonce is new (the nonce table: claimed in
+the request's own transaction, or burned in one of its own when the request is refused, so even a
+refused request cannot be replayed; egm/server/nonces.py).
 """
 
 from __future__ import annotations
@@ -13,17 +14,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from sqlalchemy import Connection, and_, case, delete, func, insert, select
+from sqlalchemy import Connection, case, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
+from egm.server import nonces
 from egm.server.db import Database
-from egm.server.db.schema import account, game_round, terminal, terminal_nonce
+from egm.server.db.schema import account, game_round, terminal
 from egm.server.errors import ApiError
 from egm.server.lobby import Lobby
+from egm.server.nonces import Nonce
 from egm.server.seats import TerminalSeat
 from egm.terminal_link.signing import (
     TERMINAL_ID,
-    WINDOW_S,
     SignatureRefused,
     key_id,
     load_public_key,
@@ -54,9 +56,11 @@ def add_terminal(db: Database, name: str, public_key_pem: str, now: int) -> dict
 
 
 def authenticate(db: Database, headers: Mapping[str, str], method: str, path: str, body: bytes,
-                 now: int) -> TerminalSeat:
+                 now: int, *, claim_now: bool = True) -> TerminalSeat:
     """The terminal that signed this request, or 401 (unsigned, bad_signature, stale_request,
-    replayed). The nonce is claimed and committed here, before the request is served."""
+    replayed). claim_now: the nonce is claimed and committed here, before the request is served;
+    otherwise the seat carries it, and the round engine claims it in the request's own transaction
+    (egm/server/nonces.py: the route burns it when the request is refused)."""
     try:
         signed = read_headers(headers)
         with db.read() as conn:
@@ -67,20 +71,12 @@ def authenticate(db: Database, headers: Mapping[str, str], method: str, path: st
         verify_request(load_public_key(row.public_key.encode()), signed, method, path, body, now)
     except SignatureRefused as exc:
         raise ApiError(401, exc.code, str(exc)) from None
-    with db.write() as conn:
-        conn.execute(delete(terminal_nonce).where(and_(terminal_nonce.c.terminal_id == row.id,
-                                                       terminal_nonce.c.signed_at < now - WINDOW_S)))
-        claimed = conn.execute(
-            db.insert(terminal_nonce)
-            .values(terminal_id=row.id, nonce=signed.nonce, signed_at=signed.timestamp)
-            .on_conflict_do_nothing(index_elements=["terminal_id", "nonce"])
-            .returning(terminal_nonce.c.nonce)
-        ).first()
-    if claimed is None:
-        raise ApiError(401, "replayed", f"This request's nonce was already used by terminal "
-                       f"'{signed.terminal_id}' within the last {WINDOW_S} s: a replay is refused and "
-                       "nothing was done; sign each request with a new nonce.")
-    return TerminalSeat(row.name, row.account_id)
+    nonce = Nonce(row.id, row.name, signed.nonce, signed.timestamp, now)
+    if claim_now:
+        with db.write() as conn:
+            nonces.claim(db, conn, nonce)
+        return TerminalSeat(row.name, row.account_id)
+    return TerminalSeat(row.name, row.account_id, nonce)
 
 
 def catalogue(lobby: Lobby, terminal_id: str, key: Ed25519PrivateKey | None) -> dict[str, Any]:

@@ -4,14 +4,19 @@ the players' round engine with a `TerminalSeat` (egm/server/seats.py)."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
+from sqlalchemy.exc import DBAPIError
 
-from egm.server import terminals
+from egm.server import nonces, terminals
 from egm.server.api.deps import server_of, stored
 from egm.server.api.models import DecisionBody, TerminalStart
+from egm.server.idempotency import Reply
+from egm.server.rounds import RoundService
 from egm.server.seats import TerminalSeat
 
 router = APIRouter(prefix="/api/v1/terminal")
@@ -29,13 +34,39 @@ def signed_path(request: Request) -> str:
 
 
 def _terminal(request: Request, body: Annotated[bytes, Depends(_raw_body)]) -> TerminalSeat:
+    """A read: the nonce claimed in its own transaction before it is served."""
+    return _authenticated(request, body, claim_now=True)
+
+
+def _playing_terminal(request: Request, body: Annotated[bytes, Depends(_raw_body)]) -> TerminalSeat:
+    """A round request: the nonce claimed in the round's own transaction (`_played` burns it when the
+    request is refused), so a served request commits once."""
+    return _authenticated(request, body, claim_now=False)
+
+
+def _authenticated(request: Request, body: bytes, *, claim_now: bool) -> TerminalSeat:
     server = server_of(request)
     db, _, _ = server.require_ready()
     return terminals.authenticate(db, request.headers, request.method, signed_path(request), body,
-                                  server.settings.now())
+                                  server.settings.now(), claim_now=claim_now)
 
 
 Terminal = Annotated[TerminalSeat, Depends(_terminal)]
+PlayingTerminal = Annotated[TerminalSeat, Depends(_playing_terminal)]
+
+
+def _played(request: Request, seat: TerminalSeat, serve: Callable[[RoundService], Reply]) -> Response:
+    """Serve a round request; when it is refused (rolled back, its nonce with it), burn the nonce in a
+    transaction of its own so that the refused request cannot be replayed (a replay is refused as
+    `replayed`: burning finds its nonce used)."""
+    db, _, rounds = server_of(request).require_ready()
+    try:
+        return stored(serve(rounds))
+    except Exception:
+        if seat.nonce is not None:
+            with contextlib.suppress(DBAPIError):  # the database is down: the request did nothing either
+                nonces.burn(db, seat.nonce)
+        raise
 
 
 @router.get("/catalogue")
@@ -46,17 +77,15 @@ def catalogue(request: Request, seat: Terminal) -> dict[str, Any]:
 
 
 @router.post("/rounds")
-def start(body: TerminalStart, request: Request, seat: Terminal) -> Response:
-    server = server_of(request)
-    _, _, rounds = server.require_ready()
-    return stored(rounds.start(seat, body.model_dump(), server.settings.now()))
+def start(body: TerminalStart, request: Request, seat: PlayingTerminal) -> Response:
+    now = server_of(request).settings.now()
+    return _played(request, seat, lambda rounds: rounds.start(seat, body.model_dump(), now))
 
 
 @router.post("/rounds/{round_id}/decisions")
-def decide(round_id: str, body: DecisionBody, request: Request, seat: Terminal) -> Response:
-    server = server_of(request)
-    _, _, rounds = server.require_ready()
-    return stored(rounds.decide(seat, round_id, body.model_dump(), server.settings.now()))
+def decide(round_id: str, body: DecisionBody, request: Request, seat: PlayingTerminal) -> Response:
+    now = server_of(request).settings.now()
+    return _played(request, seat, lambda rounds: rounds.decide(seat, round_id, body.model_dump(), now))
 
 
 @router.get("/rounds/{round_id}")
