@@ -19,7 +19,7 @@ from egm.cards import parse_cards
 from egm.games.base import DecisionRefused
 from egm.games.dragon_poker.house_way import set_house_way
 from egm.games.dragon_poker.setting import choose_setting
-from tests.web_support import api_from_page, centre, new_player, session_of, touch_drag
+from tests.web_support import api_from_page, centre, new_player, round_paid, session_of, touch_drag
 
 DEPOSIT = 1000
 GAME = "dragon-poker"
@@ -142,13 +142,7 @@ def check_money(page: Any) -> dict[str, Any]:
     """The balance on screen is the session's: the deposit less the stake plus the win in the history;
     the table's "Paid" line is the win. Answers the round's view as the server holds it."""
     paid = settled(page)
-    session = session_of(page)
-    assert session["open_round"] is None
-    [played] = api_from_page(page, "GET", "/api/v1/history")["reply"]["rounds"]
-    assert played["status"] == "complete" and played["game_id"] == GAME
-    assert session["balance_cents"] == DEPOSIT - played["stake_cents"] + played["win_cents"]
-    page.wait_for_function("(text) => document.querySelector('#balance').textContent === text",
-                           arg=money(session["balance_cents"]))
+    session, played = round_paid(page, GAME, DEPOSIT)
     assert paid.get_by_role("row").last.inner_text().split() == ["Paid", money(played["win_cents"])]
     round_ = api_from_page(page, "GET", f"/api/v1/rounds/{played['round_id']}")["reply"]
     assert round_["win_cents"] == played["win_cents"]

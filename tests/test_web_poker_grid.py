@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.test_web_shell import finish_by_auto
-from tests.web_support import api_from_page, centre, new_player, session_of, touch_drag
+from tests.web_support import api_from_page, centre, new_player, round_paid, session_of, touch_drag
 
 DEPOSIT = 1000
 SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
@@ -207,12 +207,7 @@ def test_a_round_of_poker_grid_by_drag_tap_and_auto(browser: Any, web_server: An
         f"Card {card_text(code)}" for code in before["hand"]]
 
     finish_by_auto(page)
-    session = session_of(page)
-    assert session["open_round"] is None
-    [played] = api_from_page(page, "GET", "/api/v1/history")["reply"]["rounds"]
-    assert played["status"] == "complete" and played["game_id"] == "poker-grid"
-    assert session["balance_cents"] == DEPOSIT - played["stake_cents"] + played["win_cents"]
-    assert page.get_by_label("Balance").text_content() == f"${session['balance_cents'] / 100:,.2f}"
+    session, played = round_paid(page, "poker-grid", DEPOSIT)
 
     # The end: the result, each pay in money (units x the bet at the coin played), the total paid.
     end = page.get_by_role("region", name="What was paid")

@@ -33,7 +33,7 @@ from tests.test_web_poker_grid import (
     watch_arrivals,
 )
 from tests.test_web_shell import finish_by_auto
-from tests.web_support import api_from_page, new_player, session_of
+from tests.web_support import api_from_page, new_player, round_paid, session_of
 
 DEPOSIT = 2000
 ROOT = Path(__file__).resolve().parent.parent
@@ -214,12 +214,7 @@ def test_a_round_of_poker_tiles_by_hand_then_auto(browser: Any, web_server: Any,
         f"Tile {card_text(t)}" for t in before["rack"]]
 
     finish_by_auto(page)
-    session = session_of(page)
-    assert session["open_round"] is None
-    [played] = api_from_page(page, "GET", "/api/v1/history")["reply"]["rounds"]
-    assert played["status"] == "complete" and played["game_id"] == "poker-tiles"
-    assert session["balance_cents"] == DEPOSIT - played["stake_cents"] + played["win_cents"]
-    assert page.get_by_label("Balance").text_content() == f"${session['balance_cents'] / 100:,.2f}"
+    session, played = round_paid(page, "poker-tiles", DEPOSIT)
 
     end = page.get_by_role("region", name="What was paid")
     view = api_from_page(page, "GET", f"/api/v1/rounds/{played['round_id']}")["reply"]["view"]

@@ -26,7 +26,7 @@ from egm.games.prism_words.strategy import legal_plays
 from egm.games.prism_words.table import Table
 from egm.rng import Rng
 from tests.prism_support import book, example_paytable, shipped_blocks
-from tests.web_support import DESKTOP, api_from_page, centre, new_player, session_of, touch_drag
+from tests.web_support import DESKTOP, api_from_page, centre, new_player, round_paid, session_of, touch_drag
 
 DEPOSIT = 1000
 CENTRE = (7, 7)
@@ -306,12 +306,7 @@ def test_a_round_of_prism_words_by_drag_tap_and_best_word(browser: Any, web_serv
     assert table_of(page)["last_moves"][0]["kind"] == "pass"
 
     finish_by_auto_word(page)
-    session = session_of(page)
-    assert session["open_round"] is None
-    [played] = api_from_page(page, "GET", "/api/v1/history")["reply"]["rounds"]
-    assert played["status"] == "complete" and played["game_id"] == "prism-words"
-    assert session["balance_cents"] == DEPOSIT - played["stake_cents"] + played["win_cents"]
-    assert page.get_by_label("Balance").text_content() == f"${session['balance_cents'] / 100:,.2f}"
+    session, played = round_paid(page, "prism-words", DEPOSIT)
 
     # The end: the result, the points, each pay in money (units x the bet at the coin played), the total.
     end = page.get_by_role("region", name="What was paid")

@@ -22,7 +22,7 @@ from egm.games.property.game import PropertyGame, PropertyRound
 from egm.games.property.strategy import RandomStrategy
 from egm.rng import Rng
 from tests.property_support import shipped_paytable
-from tests.web_support import SIZES, api_from_page, new_player, session_of
+from tests.web_support import SIZES, api_from_page, new_player, round_paid, session_of
 
 DEPOSIT = 5000
 HAND_DECISIONS = 40  # the most decisions made by hand before AUTO PLAY finishes the round
@@ -223,12 +223,7 @@ def test_a_round_of_property_by_hand_then_auto(browser: Any, web_server: Any, si
 
     finish_by_auto(page)
     settle(page)
-    session = session_of(page)
-    assert session["open_round"] is None
-    [played] = api_from_page(page, "GET", "/api/v1/history")["reply"]["rounds"]
-    assert played["status"] == "complete" and played["game_id"] == "property"
-    assert session["balance_cents"] == DEPOSIT - played["stake_cents"] + played["win_cents"]
-    assert page.get_by_label("Balance").text_content() == f"${session['balance_cents'] / 100:,.2f}"
+    session, played = round_paid(page, "property", DEPOSIT)
 
     final = api_from_page(page, "GET", f"/api/v1/rounds/{played['round_id']}")["reply"]["view"]
     margin = final["table"]["final"]["margin"]

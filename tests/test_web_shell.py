@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.test_server_rounds import _hidden
-from tests.web_support import api_from_page, new_player, session_of, unusable
+from tests.web_support import api_from_page, new_player, round_paid, session_of, unusable
 
 DEPOSIT = 1000
 SIZES = ["phone", "desktop"]
@@ -62,12 +62,7 @@ def test_a_round_on_the_generic_table_by_auto(browser: Any, web_server: Any, siz
     page.get_by_role("heading", name="Step: play").wait_for()
     assert unusable(page) == []
     finish_by_auto(page)
-    session = session_of(page)
-    assert session["open_round"] is None
-    [played] = api_from_page(page, "GET", "/api/v1/history")["reply"]["rounds"]
-    assert played["status"] == "complete" and played["game_id"] == "poker-grid"
-    assert session["balance_cents"] == DEPOSIT - played["stake_cents"] + played["win_cents"]
-    assert page.get_by_label("Balance").text_content() == dollars(session["balance_cents"])
+    session, played = round_paid(page, "poker-grid", DEPOSIT)
     net = played["win_cents"] - played["stake_cents"]
     assert session["limits"]["reality_check"]["net_cents"] == net
     page.wait_for_function("([net]) => document.getElementById('net').textContent === net",

@@ -136,3 +136,16 @@ def register_by_form(page: Any, server: ServerProcess, next_path: str = "/") -> 
     page.get_by_role("button", name="REGISTER").click()
     page.wait_for_url(f"{server.base}{next_path}")
     return login
+
+
+def round_paid(page: Any, game_id: str, deposit_cents: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """After a player's one round: no round is open, the history holds it complete, the balance is the
+    deposit less the stake plus the win, and the page shows that balance. Answers (session, played)."""
+    session = session_of(page)
+    assert session["open_round"] is None
+    [played] = api_from_page(page, "GET", "/api/v1/history")["reply"]["rounds"]
+    assert played["status"] == "complete" and played["game_id"] == game_id
+    assert session["balance_cents"] == deposit_cents - played["stake_cents"] + played["win_cents"]
+    page.wait_for_function("(text) => document.querySelector('#balance').textContent === text",
+                           arg=f"${session['balance_cents'] / 100:,.2f}")
+    return session, played
