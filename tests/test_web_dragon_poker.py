@@ -19,7 +19,8 @@ from egm.cards import parse_cards
 from egm.games.base import DecisionRefused
 from egm.games.dragon_poker.house_way import set_house_way
 from egm.games.dragon_poker.setting import choose_setting
-from tests.web_support import api_from_page, centre, new_player, round_paid, session_of, touch_drag
+from tests.web_support import api_from_page, new_player, round_paid, session_of
+from tests.web_support import drag as drag_piece
 
 DEPOSIT = 1000
 GAME = "dragon-poker"
@@ -122,14 +123,7 @@ def drag(page: Any, size: str, code: str, row: str, onto: Any = None) -> None:
     """Drag a card of the hand onto a row (or `onto` another place) with the finger or the mouse."""
     card = card_in(tray(page), code)
     card.scroll_into_view_if_needed()
-    start, end = centre(card), centre(onto or row_zone(page, row))
-    if size == "phone":
-        touch_drag(page, start, end)
-    else:
-        page.mouse.move(*start)
-        page.mouse.down()
-        page.mouse.move(*end, steps=8)
-        page.mouse.up()
+    drag_piece(page, size, card, onto or row_zone(page, row))
 
 
 def settled(page: Any) -> Any:

@@ -85,6 +85,19 @@ def touch_drag(page: Any, start: tuple[float, float], end: tuple[float, float], 
     cdp.detach()
 
 
+def drag(page: Any, size: str, piece: Any, target: Any) -> None:
+    """`piece` dragged onto `target`: a finger drag on the phone (CDP touch events), a mouse drag on the
+    desktop."""
+    start, end = centre(piece), centre(target)
+    if size == "phone":
+        touch_drag(page, start, end)
+        return
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*end, steps=8)
+    page.mouse.up()
+
+
 def centre(locator: Any) -> tuple[float, float]:
     box = locator.bounding_box()
     assert box is not None, f"{locator} is not on screen"
@@ -149,3 +162,20 @@ def round_paid(page: Any, game_id: str, deposit_cents: int) -> tuple[dict[str, A
     page.wait_for_function("(text) => document.querySelector('#balance').textContent === text",
                            arg=f"${session['balance_cents'] / 100:,.2f}")
     return session, played
+
+
+def end_shown(page: Any, played: dict[str, Any]) -> tuple[Any, dict[str, Any], list[str], int]:
+    """The end of a board game's round (Poker Grid, Poker Tiles, Prism Words) against its record: the
+    heading is the result, the record's pays (units x the bet) add up to the win, and the end says what
+    was paid for what stake. Answers (the end's region, the final view, the pays as listed, the cents
+    one unit pays)."""
+    end = page.get_by_role("region", name="What was paid")
+    view = api_from_page(page, "GET", f"/api/v1/rounds/{played['round_id']}")["reply"]["view"]
+    assert end.get_by_role("heading").text_content() == view["result_text"]
+    unit_cents = played["stake_cents"] // view["stake_credits"] * view["bet_credits"]
+    total = sum(units for _, units in view["table"]["pays"]) * unit_cents
+    assert total == played["win_cents"]
+    stake = played["stake_cents"]
+    assert f"Paid ${total / 100:,.2f} for a stake of ${stake / 100:,.2f}." in (end.text_content() or "")
+    pays = end.get_by_role("list", name="Pays").get_by_role("listitem").all_text_contents()
+    return end, view, pays, unit_cents

@@ -9,6 +9,7 @@ functions the API answers with, rendered in the player's words."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -73,6 +74,15 @@ def login_first(request: Request) -> Response:
     return RedirectResponse(f"/login?next={quote(here, safe='/')}", status_code=303)
 
 
+def player_page(request: Request, template: str, title: str,
+                values: Callable[[Request, Caller], dict[str, Any]]) -> Response:
+    """A page of the player's own (its `values` read for them), or log in first when nobody is."""
+    who = caller_or_none(request)
+    if who is None:
+        return login_first(request)
+    return page(request, template, title, who, **values(request, who))
+
+
 def table_module(game_id: str, generic: bool = False) -> str:
     """The address of the game's own table module, or of the generic table when it ships none (or when
     asked for: a studio plays a new game's server side on it before the game's table exists)."""
@@ -133,10 +143,7 @@ def transaction_rows(request: Request, who: Caller, before_id: int | None = None
 
 @router.get("/account", response_class=HTMLResponse)
 def account_page(request: Request) -> Response:
-    who = caller_or_none(request)
-    if who is None:
-        return login_first(request)
-    return page(request, "account.html", "Account", who, **transaction_rows(request, who))
+    return player_page(request, "account.html", "Account", transaction_rows)
 
 
 @router.get("/account/transactions", response_class=HTMLResponse)
@@ -171,10 +178,7 @@ def limit_view(request: Request, who: Caller) -> dict[str, Any]:
 
 @router.get("/limits", response_class=HTMLResponse)
 def limits_page(request: Request) -> Response:
-    who = caller_or_none(request)
-    if who is None:
-        return login_first(request)
-    return page(request, "limits.html", "Limits and breaks", who, **limit_view(request, who))
+    return player_page(request, "limits.html", "Limits and breaks", limit_view)
 
 
 @router.get("/limits/panel", response_class=HTMLResponse)
@@ -183,7 +187,7 @@ def limits_fragment(request: Request) -> Response:
     return templates.TemplateResponse(request, "limits_panel.html", limit_view(request, who))
 
 
-def history_rows(request: Request, who: Caller, before: int | None) -> dict[str, Any]:
+def history_rows(request: Request, who: Caller, before: int | None = None) -> dict[str, Any]:
     _, lobby, _ = server_of(request).require_ready()
     rounds = player_api.history(request, who, before)["rounds"]
     rows = [{"round_id": r["round_id"], "number": r["number"], "at": at(r["completed_at"]),
@@ -197,10 +201,7 @@ def history_rows(request: Request, who: Caller, before: int | None) -> dict[str,
 
 @router.get("/history", response_class=HTMLResponse)
 def history_page(request: Request) -> Response:
-    who = caller_or_none(request)
-    if who is None:
-        return login_first(request)
-    return page(request, "history.html", "History", who, **history_rows(request, who, None))
+    return player_page(request, "history.html", "History", history_rows)
 
 
 @router.get("/history/rounds", response_class=HTMLResponse)

@@ -5,6 +5,7 @@
 // one; and at the end what was paid and why, in money. The view is RoundView.table (docs/poker-tiles.md).
 import { createBoard, squareName, styled } from "/static/web/board.js";
 import { cardNode, cardText, isJoker } from "/static/web/cards.js";
+import { createStaging } from "/static/web/staging.js";
 
 
 const HANDS = { pair: "a pair", two_pair: "two pair", three_of_a_kind: "three of a kind",
@@ -67,33 +68,20 @@ export function mount(root, ctx) {
   let board = null;
   let view = null;
   let info = null;
-  let staged = [];  // this turn's tiles on the board, not yet sent: { slot, row, col, card, as }
   let drawn = "";
 
   const table = () => view.table;
-  const stagedAt = (row, col) => staged.find((t) => t.row === row && t.col === col);
-  const declaring = () => staged.find((t) => isJoker(t.card) && !t.as);
-
-  function stage(id, row, col) {
-    const slot = Number(id);
-    staged.push({ slot, row, col, card: table().rack[slot] });
-    redraw();
-    return true;
-  }
-
-  function takeBack(row, col) {
-    const tile = stagedAt(row, col);
-    if (!tile) return;
-    staged = staged.filter((t) => t !== tile);
-    redraw();
-  }
+  // This turn's tiles on the board, not yet sent: { slot, row, col, card, as }.
+  const play = createStaging(ctx, {
+    place: (id) => ({ slot: Number(id), card: table().rack[Number(id)] }),
+    occupied: "a tile; choose an empty square.",
+    redraw,
+  });
+  const declaring = () => play.staged.find((t) => isJoker(t.card) && !t.as);
 
   function build() {
     board = createBoard($(".pt-board"), {
-      rows: table().rows, cols: table().cols, label: "Board", handLabel: "Your rack",
-      drop: stage, tap: takeBack, busy: ctx.busy, reducedMotion: ctx.reducedMotion,
-      refuse: (id, row, col) => ctx.say(`The square at ${squareName(row, col)} already holds a tile; `
-                                        + "choose an empty square."),
+      rows: table().rows, cols: table().cols, label: "Board", handLabel: "Your rack", ...play.hooks,
     });
   }
 
@@ -102,7 +90,7 @@ export function mount(root, ctx) {
   function square(row, col, marks) {
     const held = table().board[row][col];
     if (held) return { node: tileNode(held.card, held.joker), label: tileWords(held.card, held.joker), taken: true };
-    const tile = stagedAt(row, col);
+    const tile = play.at(row, col);
     if (tile) {
       const joker = isJoker(tile.card);
       const node = joker && !tile.as ? cardNode("JK") : tileNode(joker ? tile.as : tile.card, joker);
@@ -130,11 +118,11 @@ export function mount(root, ctx) {
 
   function lit() {
     const open = new Set(table().legal.map(([r, c]) => `${r},${c}`));
-    for (const tile of staged) {
+    for (const tile of play.staged) {
       open.delete(`${tile.row},${tile.col}`);
       for (const [r, c] of [[tile.row - 1, tile.col], [tile.row + 1, tile.col], [tile.row, tile.col - 1],
                             [tile.row, tile.col + 1]]) {
-        if (r >= 0 && c >= 0 && r < table().rows && c < table().cols && !table().board[r][c] && !stagedAt(r, c)) {
+        if (r >= 0 && c >= 0 && r < table().rows && c < table().cols && !table().board[r][c] && !play.at(r, c)) {
           open.add(`${r},${c}`);
         }
       }
@@ -192,15 +180,15 @@ export function mount(root, ctx) {
                     cards: new Map(t.card_squares.map(([r, c, card]) => [`${r},${c}`, card])) };
     board.legal(info.complete ? [] : lit());
     board.squares((row, col) => square(row, col, marks));
-    const used = new Set(staged.map((tile) => tile.slot));
+    const used = new Set(play.staged.map((tile) => tile.slot));
     board.pieces(t.rack.map((card, slot) => ({ id: String(slot), node: cardNode(card), label: `Tile ${cardText(card)}` }))
       .filter((piece) => !used.has(Number(piece.id))));
     const open = !info.complete;
     const joker = declaring();
     $(".pt-declare").hidden = !joker;
     $(".pt-actions").hidden = !open;
-    $(".pt-play").disabled = !staged.length || Boolean(joker);
-    $(".pt-back").disabled = !staged.length;
+    $(".pt-play").disabled = !play.staged.length || Boolean(joker);
+    $(".pt-back").disabled = !play.staged.length;
     $(".pt-pass").hidden = t.first_play;
     $(".pt-exchange").hidden = t.first_play || !t.pool;
     $(".pt-swaps").replaceChildren(...t.joker_swaps.map(([row, col, card]) => {
@@ -208,7 +196,7 @@ export function mount(root, ctx) {
       button.type = "button";
       button.textContent = `SWAP ${cardText(card)} FOR THE JOKER`;
       button.setAttribute("aria-label", `Swap ${cardText(card)} for the joker at ${squareName(row, col)}`);
-      button.onclick = () => send({ kind: "swap_joker", args: { row, col, card } });
+      button.onclick = () => play.send({ kind: "swap_joker", args: { row, col, card } });
       return button;
     }));
     $(".pt-help").textContent = !open ? "" : t.first_play
@@ -224,29 +212,20 @@ export function mount(root, ctx) {
     drawEnd();
   }
 
-  // A turn sent to the server; refused, this turn's tiles go back to the rack (the shell shows why).
-  function send(decision) {
-    if (ctx.busy()) return;
-    ctx.decide(decision).catch(() => {
-      staged = [];
-      redraw();
-    });
-  }
-
-  $(".pt-play").onclick = () => send({ kind: "play", args: { tiles: staged.map((tile) => ({
+  $(".pt-play").onclick = () => play.send({ kind: "play", args: { tiles: play.staged.map((tile) => ({
     row: tile.row, col: tile.col, card: tile.card, ...(isJoker(tile.card) ? { as: tile.as } : {}) })) } });
   $(".pt-back").onclick = () => {
-    staged = [];
+    play.clear();
     redraw();
   };
-  $(".pt-pass").onclick = () => send({ kind: "pass" });
+  $(".pt-pass").onclick = () => play.send({ kind: "pass" });
   $(".pt-declared").onclick = () => {
     const joker = declaring();
     if (joker) joker.as = $(".pt-rank").value + $(".pt-suit").value;
     redraw();
   };
   $(".pt-exchange").onclick = () => {
-    staged = [];
+    play.clear();
     redraw();
     $(".pt-trade-tiles").replaceChildren(...table().rack.map((card) => {
       const label = document.createElement("label");
@@ -264,7 +243,7 @@ export function mount(root, ctx) {
     event.preventDefault();
     const tiles = [...root.querySelectorAll(".pt-trade-tiles input:checked")].map((box) => box.value);
     $(".pt-trade").hidden = true;
-    send({ kind: "exchange", args: { tiles } });
+    play.send({ kind: "exchange", args: { tiles } });
   };
 
   return {
@@ -275,7 +254,7 @@ export function mount(root, ctx) {
       drawn = key;
       view = next;
       info = nextInfo;
-      staged = [];
+      play.clear();
       $(".pt-trade").hidden = true;
       if (!board) build();
       redraw();

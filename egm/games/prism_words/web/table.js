@@ -3,7 +3,8 @@
 // then a square: the face you take is the face shown), the words and points it makes before it is
 // sent, EXCHANGE and PASS, the machine's play shown arriving block by block, the scores in points and,
 // at the end, what was paid and why, in money. The view is RoundView.table (docs/prism-words.md).
-import { createBoard, squareName } from "/static/web/board.js";
+import { createBoard } from "/static/web/board.js";
+import { createStaging } from "/static/web/staging.js";
 import { legalSquares, phases, preview, refusal } from "./rules.js";
 
 const style = document.createElement("link");
@@ -79,7 +80,6 @@ export function mount(root, ctx) {
   let board = null;
   let view = null;
   let info = null;
-  let staged = [];   // [{ block, face, row, col, letter, value, star }]: the play being made
   let roundKey = "";  // the rack and grid the staged blocks were put against
   let revealed = "";  // the machine's move last shown arriving
 
@@ -87,60 +87,37 @@ export function mount(root, ctx) {
   const open = () => Boolean(view && view.decision_awaited && !info.complete);
   const rackBlock = (block) => table().rack.find((b) => b.block === block);
 
+  // A face put on a square: staged for the play (nothing is sent until PLAY), or refused with the
+  // rule it breaks. The play being made: [{ block, face, row, col, letter, value, star }].
+  const play = createStaging(ctx, {
+    place(id, row, col) {
+      const [block, face] = id.split(":");
+      const why = refusal(table(), play.staged, row, col);
+      if (why) return why;
+      ctx.say("");
+      return { block: Number(block), face, ...faceOf(rackBlock(Number(block))[face]) };
+    },
+    occupied: "a block; blocks never move.",
+    redraw: draw,
+  });
+
   function build() {
     board = createBoard($(".pw-board"), {
-      rows: table().rows, cols: table().cols, label: "Grid", handLabel: "Your rack",
-      drop: stage, tap: takeBack, busy: ctx.busy, reducedMotion: ctx.reducedMotion,
-      refuse: (id, row, col) => ctx.say(`The square at ${squareName(row, col)} already holds a block; `
-                                        + "blocks never move."),
+      rows: table().rows, cols: table().cols, label: "Grid", handLabel: "Your rack", ...play.hooks,
     });
   }
 
-  // A face put on a square: staged for the play (nothing is sent until PLAY), or refused with the
-  // rule it breaks (the piece snaps back).
-  function stage(id, row, col) {
-    const [block, face] = id.split(":");
-    const why = refusal(table(), staged, row, col);
-    if (why) {
-      ctx.say(why);
-      return false;
-    }
-    const shown = faceOf(rackBlock(Number(block))[face]);
-    staged.push({ block: Number(block), face, row, col, ...shown });
-    ctx.say("");
-    draw();
-    return true;
-  }
-
-  // A staged block pressed on the grid goes back to the rack.
-  function takeBack(row, col) {
-    const before = staged.length;
-    staged = staged.filter((s) => s.row !== row || s.col !== col);
-    if (staged.length !== before) draw();
-  }
-
   function decision() {
-    return { kind: "play", args: { placements: staged.map((s) => ({
+    return { kind: "play", args: { placements: play.staged.map((s) => ({
       row: s.row, col: s.col, block: s.block, face: s.face, ...(s.star ? { letter: s.letter } : {}) })) } };
   }
 
-  async function send(made) {
-    if (ctx.busy()) return;
-    try {
-      await ctx.decide(made);
-    } catch {
-      // Refused: the shell shows the game's sentence; the blocks go back to the rack.
-      staged = [];
-      draw();
-    }
-  }
-
-  $(".pw-play").onclick = () => send(decision());
-  $(".pw-clear").onclick = () => { staged = []; draw(); };
-  $(".pw-exchange").onclick = () => { staged = []; send({ kind: "exchange" }); };
-  $(".pw-pass").onclick = () => { staged = []; send({ kind: "pass" }); };
+  $(".pw-play").onclick = () => play.send(decision());
+  $(".pw-clear").onclick = () => { play.clear(); draw(); };
+  $(".pw-exchange").onclick = () => { play.clear(); play.send({ kind: "exchange" }); };
+  $(".pw-pass").onclick = () => { play.clear(); play.send({ kind: "pass" }); };
   starSelect.onchange = () => {
-    const star = staged.find((s) => s.star);
+    const star = play.staged.find((s) => s.star);
     if (star) star.letter = starSelect.value;
     draw();
   };
@@ -148,7 +125,7 @@ export function mount(root, ctx) {
   function drawSquares() {
     const t = table();
     const held = new Map(t.grid.map((sq) => [`${sq.row},${sq.col}`, sq]));
-    const fresh = new Map(staged.map((s) => [`${s.row},${s.col}`, s]));
+    const fresh = new Map(play.staged.map((s) => [`${s.row},${s.col}`, s]));
     const latest = new Map();
     for (const move of t.last_moves) {
       for (const p of move.placements || []) latest.set(`${p.row},${p.col}`, move.seat);
@@ -169,12 +146,12 @@ export function mount(root, ctx) {
       return { node: faceNode(sq.letter, sq.value, sq.face, sq.star), classes, taken: true,
                label: `${sq.letter}${sq.star ? " (star)" : sq.value}` };
     });
-    board.legal(open() ? legalSquares(t, staged) : []);
+    board.legal(open() ? legalSquares(t, play.staged) : []);
   }
 
   function drawRack() {
     const t = table();
-    const out = staged.map((s) => s.block);
+    const out = play.staged.map((s) => s.block);
     const pieces = [];
     if (open()) {
       for (const block of t.rack.filter((b) => !out.includes(b.block))) {
@@ -192,13 +169,13 @@ export function mount(root, ctx) {
   }
 
   function drawPreview() {
-    const star = staged.find((s) => s.star);
+    const star = play.staged.find((s) => s.star);
     $(".pw-star-pick").hidden = !star;
     if (star) starSelect.value = star.letter || "";
-    const made = preview(table(), staged);
-    const ready = staged.length > 0 && !made.problem && !(star && !star.letter);
+    const made = preview(table(), play.staged);
+    const ready = play.staged.length > 0 && !made.problem && !(star && !star.letter);
     let text = made.problem || "";
-    if (!staged.length) {
+    if (!play.staged.length) {
       text = open() ? "Drag a face of a block onto the grid, or tap a face and then a square." : "";
     } else if (!made.problem) {
       const bonus = made.rackBonus ? ` · all six blocks +${made.rackBonus}` : "";
@@ -206,7 +183,7 @@ export function mount(root, ctx) {
     }
     $(".pw-preview").textContent = text;
     $(".pw-play").disabled = !ready;
-    $(".pw-clear").disabled = !staged.length;
+    $(".pw-clear").disabled = !play.staged.length;
     $(".pw-exchange").disabled = !table().bag;
     $(".pw-buttons").hidden = !open();
   }
@@ -298,7 +275,7 @@ export function mount(root, ctx) {
       const key = JSON.stringify([table().rack.map((b) => b.block), table().grid.length, view.step]);
       if (key !== roundKey) {
         roundKey = key;
-        staged = [];
+        play.clear();
       }
       draw();
       drawScores();
