@@ -4,8 +4,9 @@
 asks each seat for its decisions through `Request`s: a seat with a machine strategy is answered at
 once by it; a seat without one (the customer's) is asked by yielding the request, and the answer is
 sent back in. Actions a seat may take at any time on its own turn (build, sell a building, mortgage,
-lift a mortgage, propose a trade) are methods checked by `check_*` first: a refused action raises
-`Refused` with a sentence and changes nothing.
+lift a mortgage: `holdings.py`; propose a trade: `trades.py`) are methods checked by `check_*` first: a
+refused action raises `Refused` with a sentence and changes nothing. A seat short of cash raises it, or
+goes bankrupt, as `bankruptcy.py` says; the parties and what they decide are in `players.py`.
 
 Money is whole dollars. `bank` is the Bank's balance relative to the start, so `bank + sum(cash)` is
 constant (`money_total`); every change of it is one `_transfer` with a named kind, logged as an event
@@ -20,78 +21,21 @@ auction's tie between equal top bids is settled by `randbelow(tied)`.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Generator, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Any
 
+from egm.games.property.bankruptcy import ShortOfCash
 from egm.games.property.board import HOTEL, Board
+from egm.games.property.holdings import Holdings
 from egm.games.property.paytable import BOARD_SIZE, CardSpec, PropertyRules
-from egm.games.seats import possessive, seat_name
+from egm.games.property.players import BANK, Flow, GameOver, Refused, Request, Seat, Strategy, Trade
+from egm.games.property.trades import Trading
 from egm.rng import Rng
 
-BANK = -1
+__all__ = ["BANK", "Flow", "GameOver", "Refused", "Request", "Seat", "Strategy", "Table", "Trade"]
 
 
-class Refused(Exception):
-    """An action the rules do not allow now; nothing changed. The message is one sentence."""
-
-
-class GameOver(Exception):
-    """The short form's end: a seat went bankrupt."""
-
-
-@dataclass(frozen=True)
-class Request:
-    """A decision a seat owes: "turn" (before a throw: roll, or act first), "jail" (a turn in Jail:
-    roll for doubles, pay the fine or use a card), "buy" (an unowned title card landed on) or
-    "auction" (a sealed bid for `lot` "property" at `space`, or a scarce "house" / "hotel")."""
-
-    seat: int
-    kind: str
-    space: int = -1
-    lot: str = "property"
-
-
-@dataclass(frozen=True)
-class Trade:
-    """`seat` gives `give` and receives `get` from `other`; `cash` > 0 is paid by `seat` to `other`,
-    < 0 received from it."""
-
-    seat: int
-    other: int
-    give: tuple[int, ...]
-    get: tuple[int, ...]
-    cash: int
-
-
-class Strategy(Protocol):
-    """What a machine seat decides (see egm.games.property.strategy)."""
-
-    name: str
-
-    def jail(self, table: Table, seat: int) -> str: ...
-    def buy(self, table: Table, seat: int, space: int) -> bool: ...
-    def bid(self, table: Table, seat: int, request: Request) -> int: ...
-    def next_action(self, table: Table, seat: int) -> tuple[str, int] | None: ...
-    def place_building(self, table: Table, seat: int, lot: str) -> int: ...
-    def accept_trade(self, table: Table, seat: int, trade: Trade) -> bool: ...
-
-
-Flow = Generator[Request, Any, Any]
-
-
-@dataclass
-class Seat:
-    cash: int
-    position: int = 0
-    in_jail: bool = False
-    jail_turns: int = 0  # turns already spent in Jail since the seat was sent there
-    jail_cards: list[str] = field(default_factory=list)  # decks of the Get out of Jail Free cards held
-    bankrupt: bool = False
-    built_hotel: bool = False
-
-
-class Table:
+class Table(Holdings, Trading, ShortOfCash):
     def __init__(self, board: Board, rules: PropertyRules, seats: int, seed: int,
                  strategies: Sequence[Strategy | None], log: bool = True) -> None:
         if len(strategies) != seats:
@@ -447,182 +391,7 @@ class Table:
     def _others(self, seat: int) -> list[int]:
         return [s for s in self.order if s != seat and not self.seats[s].bankrupt]
 
-    # -- actions on a seat's own turn ---------------------------------------------------------------
-
-    def _own_title(self, seat: int, space: int) -> None:
-        if not (isinstance(space, int) and 0 <= space < BOARD_SIZE and self.board.is_title[space]):
-            raise Refused(f"space {space} is not a title on the board; give a property, railroad or utility")
-        if self.owner[space] != seat:
-            raise Refused(f"{self.board.names[space]} is not yours")
-
-    def check_build(self, seat: int, space: int) -> None:
-        self._own_title(seat, space)
-        board = self.board
-        name = board.names[space]
-        if board.kinds[space] != "property":
-            raise Refused(f"{name} is not a colour-group property; only they take houses")
-        if not self.owns_group(seat, space):
-            raise Refused(f"you cannot build on {name} without owning the whole "
-                          f"{board.group_names[board.group_of[space]]} group")
-        group = board.groups[board.group_of[space]]
-        if any(self.mortgaged[s] for s in group):
-            raise Refused(f"you cannot build on the {board.group_names[board.group_of[space]]} group "
-                          "while any of it is mortgaged; lift the mortgage first")
-        houses = self.houses[space]
-        if houses == HOTEL:
-            raise Refused(f"{name} already has a hotel")
-        if houses > min(self.houses[s] for s in group):
-            raise Refused(f"build evenly: {name} has more houses than another property of its group")
-        if houses == 4 and self.bank_hotels == 0:
-            raise Refused("the Bank has no hotel left; wait until one is sold back")
-        if houses < 4 and self.bank_houses == 0:
-            raise Refused("the Bank has no house left; wait until one is sold back")
-        if self.seats[seat].cash < board.house_cost[space]:
-            raise Refused(f"a building on {name} costs ${board.house_cost[space]} and you have "
-                          f"${self.seats[seat].cash}")
-
-    def build(self, seat: int, space: int, price: int | None = None) -> None:
-        """One house (or, on four houses, a hotel) on `space`, paid at cost or at an auction price."""
-        self.check_build(seat, space)
-        cost = self.board.house_cost[space] if price is None else price
-        hotel = self.houses[space] == 4
-        self._transfer(seat, BANK, cost, "build", seat, space=space, building="hotel" if hotel else "house",
-                       price=cost)
-        if hotel:
-            self.bank_hotels -= 1
-            self.bank_houses += 4
-            self.houses[space] = HOTEL
-            self.seats[seat].built_hotel = True
-        else:
-            self.bank_houses -= 1
-            self.houses[space] += 1
-
-    def building_lot(self, space: int) -> str:
-        return "hotel" if self.houses[space] == 4 else "house"
-
-    def can_take_building(self, seat: int, lot: str) -> bool:
-        """Whether `seat` could legally put a building of kind `lot` somewhere now."""
-        if self.seats[seat].bankrupt:
-            return False
-        for space in self.board.titles:
-            if self.owner[space] == seat and self.board.kinds[space] == "property":
-                try:
-                    self.check_build(seat, space)
-                except Refused:
-                    continue
-                if self.building_lot(space) == lot:
-                    return True
-        return False
-
-    def building_scarce(self, seat: int, space: int) -> bool:
-        """The seed's scarce buildings: the Bank holds fewer of them than the seats able to build one
-        now (the asking seat included), so the building goes to auction."""
-        lot = self.building_lot(space)
-        stock = self.bank_hotels if lot == "hotel" else self.bank_houses
-        wanting = sum(1 for s in range(len(self.seats)) if self.can_take_building(s, lot))
-        return 0 < stock < wanting
-
-    def building_auction(self, seat: int, space: int) -> Flow:
-        """Auction one scarce building; the winner puts it up at once at its bid (the asking seat on
-        the space it asked for, another winner where its strategy, or the first legal space, says)."""
-        self.check_build(seat, space)
-        lot = self.building_lot(space)
-        request = Request(seat, "auction", space, lot)
-        bids = {}
-        for bidder in self._bidders(request):
-            bid = yield from self._ask(Request(bidder, "auction", space, lot))
-            if bid >= self.board.house_cost[space] and bid <= self.seats[bidder].cash:
-                bids[bidder] = bid
-        if not bids:
-            self._event("auction", seat, space=space, lot=lot, price=0, winner=None)
-            return
-        best = max(bids.values())
-        tied = [bidder for bidder, bid in bids.items() if bid == best]
-        winner = tied[self.rng.randbelow(len(tied))] if len(tied) > 1 else tied[0]
-        site = space if winner == seat else self._building_site(winner, lot)
-        self._event("auction", winner, space=site, lot=lot, price=best, winner=winner)
-        self.build(winner, site, best)
-
-    def _building_site(self, seat: int, lot: str) -> int:
-        strategy = self.strategies[seat]
-        if strategy is not None:
-            return strategy.place_building(self, seat, lot)
-        return next(s for s in self.legal(seat, "build") if self.building_lot(s) == lot)
-
-    def check_sell_building(self, seat: int, space: int) -> None:
-        self._own_title(seat, space)
-        name = self.board.names[space]
-        houses = self.houses[space]
-        if houses == 0:
-            raise Refused(f"{name} has no building to sell")
-        group = self.board.groups[self.board.group_of[space]]
-        if houses < max(self.houses[s] for s in group):
-            raise Refused(f"sell evenly: another property of {name}'s group has more buildings")
-        if houses == HOTEL and self.bank_houses < 4:
-            raise Refused("the Bank has not four houses to put back for the hotel; the hotel can only "
-                          "go back with its whole value when you are short of cash")
-
-    def sell_building(self, seat: int, space: int) -> None:
-        """Sell one building back to the Bank at half its cost (a hotel leaves four houses)."""
-        self.check_sell_building(seat, space)
-        half = self.board.house_cost[space] // 2
-        if self.houses[space] == HOTEL:
-            self.houses[space] = 4
-            self.bank_hotels += 1
-            self.bank_houses -= 4
-            building = "hotel"
-        else:
-            self.houses[space] -= 1
-            self.bank_houses += 1
-            building = "house"
-        self._transfer(BANK, seat, half, "sell_building", seat, space=space, building=building)
-
-    def _sell_hotel_whole(self, seat: int, space: int) -> None:
-        """A hotel the Bank cannot break into houses goes back whole: half of its five houses' cost."""
-        self.houses[space] = 0
-        self.bank_hotels += 1
-        self._transfer(BANK, seat, 5 * self.board.house_cost[space] // 2, "sell_building", seat, space=space,
-                       building="hotel and its four houses")
-
-    def check_mortgage(self, seat: int, space: int) -> None:
-        self._own_title(seat, space)
-        name = self.board.names[space]
-        if self.mortgaged[space]:
-            raise Refused(f"{name} is already mortgaged")
-        if self.houses[space]:
-            raise Refused(f"{name} has buildings; sell them to the Bank before mortgaging it")
-
-    def mortgage(self, seat: int, space: int) -> None:
-        self.check_mortgage(seat, space)
-        self.mortgaged[space] = True
-        self._transfer(BANK, seat, self.board.mortgage[space], "mortgage", seat, space=space)
-
-    def interest(self, space: int) -> int:
-        """The mortgage's interest, rounded up to the dollar."""
-        return -(-self.board.mortgage[space] * self.rules.mortgage_interest_percent // 100)
-
-    def lift_cost(self, space: int) -> int:
-        """Lifting a mortgage: the mortgage value plus the interest."""
-        return self.board.mortgage[space] + self.interest(space)
-
-    def check_unmortgage(self, seat: int, space: int) -> None:
-        self._own_title(seat, space)
-        name = self.board.names[space]
-        if not self.mortgaged[space]:
-            raise Refused(f"{name} is not mortgaged")
-        if self.seats[seat].cash < self.lift_cost(space):
-            raise Refused(f"lifting the mortgage on {name} costs ${self.lift_cost(space)} and you have "
-                          f"${self.seats[seat].cash}")
-
-    def unmortgage(self, seat: int, space: int) -> None:
-        self.check_unmortgage(seat, space)
-        self.mortgaged[space] = False
-        self._transfer(seat, BANK, self.lift_cost(space), "unmortgage", seat, space=space)
-
-    def act(self, seat: int, kind: str, space: int) -> None:
-        """One of the any-time actions by name: build, sell_building, mortgage, unmortgage."""
-        {"build": self.build, "sell_building": self.sell_building, "mortgage": self.mortgage,
-         "unmortgage": self.unmortgage}[kind](seat, space)
+    # -- a Get out of Jail Free card -----------------------------------------------------------------
 
     def check_jail_card(self, seat: int) -> None:
         player = self.seats[seat]
@@ -637,136 +406,6 @@ class Table:
         self.decks[deck].append(card)  # back to the bottom of its deck
         self._leave_jail(seat)
         self._event("jail", seat, card="get_out_of_jail", deck=deck, released=True)
-
-    def legal(self, seat: int, kind: str) -> list[int]:
-        """The titles on which `seat` may take the any-time action `kind` now."""
-        owner, houses, mortgaged = self.owner, self.houses, self.mortgaged
-        held = [s for s in self.board.titles if owner[s] == seat]
-        if kind == "build":  # cheap filters first: the full check raises on most titles
-            held = [s for s in held if houses[s] < HOTEL and self.owns_group(seat, s)]
-            check = self.check_build
-        elif kind == "unmortgage":
-            held = [s for s in held if mortgaged[s]]
-            check = self.check_unmortgage
-        elif kind == "mortgage":
-            held = [s for s in held if not mortgaged[s] and not houses[s]]
-            check = self.check_mortgage
-        else:
-            held = [s for s in held if houses[s]]
-            check = self.check_sell_building
-        return [s for s in held if self._allowed(check, seat, s)]
-
-    @staticmethod
-    def _allowed(check: Any, seat: int, space: int) -> bool:
-        try:
-            check(seat, space)
-        except Refused:
-            return False
-        return True
-
-    # -- trades ------------------------------------------------------------------------------------
-
-    def check_trade(self, trade: Trade) -> None:
-        seat, other = trade.seat, trade.other
-        if other == seat or not 0 <= other < len(self.seats) or self.seats[other].bankrupt:
-            raise Refused("A trade is made with another player still in the game.")
-        if not trade.give and not trade.get:
-            raise Refused("a trade needs at least one title card changing hands")
-        for giver, spaces in ((seat, trade.give), (other, trade.get)):
-            if len(set(spaces)) != len(spaces):
-                raise Refused("a title card is listed twice in the trade")
-            for space in spaces:
-                if not (isinstance(space, int) and 0 <= space < BOARD_SIZE and self.board.is_title[space]):
-                    raise Refused(f"space {space} is not a title card; only properties, railroads and "
-                                  "utilities are traded")
-                if self.owner[space] != giver:
-                    whose = possessive(giver, len(self.seats))
-                    raise Refused(f"{self.board.names[space]} is not {whose} title to trade.")
-                group = self.board.group_of[space]
-                if group >= 0 and any(self.houses[s] for s in self.board.groups[group]):
-                    raise Refused(f"{self.board.names[space]}'s group has buildings; buildings are never "
-                                  "traded, sell them to the Bank first")
-        for payer, receives, cash in ((seat, trade.get, trade.cash), (other, trade.give, -trade.cash)):
-            due = max(cash, 0) + sum(self.interest(s) for s in receives if self.mortgaged[s])
-            if self.seats[payer].cash < due:
-                who = "You" if payer == 0 else seat_name(payer, len(self.seats))
-                raise Refused(f"{who} would owe board ${due:,} (cash and interest on mortgaged titles) "
-                              f"and {'have' if payer == 0 else 'has'} board ${self.seats[payer].cash:,}.")
-
-    def trade(self, trade: Trade) -> None:
-        """Carry out a checked trade: cash, titles, then the interest on mortgaged titles received."""
-        self.check_trade(trade)
-        seat, other = trade.seat, trade.other
-        payer, payee = (seat, other) if trade.cash >= 0 else (other, seat)
-        self._transfer(payer, payee, abs(trade.cash), "trade", seat, give=list(trade.give),
-                       get=list(trade.get), **{"with": other})
-        for space in trade.give:
-            self.owner[space] = other
-        for space in trade.get:
-            self.owner[space] = seat
-        for receiver, spaces in ((other, trade.give), (seat, trade.get)):
-            for space in spaces:
-                if self.mortgaged[space]:
-                    self._transfer(receiver, BANK, self.interest(space), "mortgage", receiver, space=space,
-                                   interest=True)
-
-    # -- short of cash -------------------------------------------------------------------------------
-
-    def raise_cash(self, seat: int, amount: int) -> None:
-        """The order in which a seat short of cash raises it (every seat, the customer's included):
-        1. mortgage titles outside a whole colour group held, the lowest mortgage value first;
-        2. sell buildings, evenly, from the group with the cheapest houses first (a hotel the Bank
-           cannot break into houses goes back whole);
-        3. mortgage the remaining unimproved titles, the lowest mortgage value first.
-        It stops as soon as the cash covers `amount`."""
-        player = self.seats[seat]
-        board = self.board
-
-        def mortgageable(in_groups: bool) -> list[int]:
-            spaces = [s for s in board.titles if self.owner[s] == seat and not self.mortgaged[s]
-                      and not self.houses[s] and self.owns_group(seat, s) == in_groups]
-            return sorted(spaces, key=lambda s: (board.mortgage[s], s))
-
-        for space in mortgageable(False):
-            if player.cash >= amount:
-                return
-            self.mortgage(seat, space)
-        built = sorted((s for s in board.titles if self.owner[s] == seat and self.houses[s]),
-                       key=lambda s: (board.house_cost[s], board.group_of[s], s))
-        while player.cash < amount and built:
-            group = board.groups[board.group_of[built[0]]]
-            site = max(group, key=lambda s: (self.houses[s], -s))
-            if self.houses[site] == HOTEL and self.bank_houses < 4:
-                self._sell_hotel_whole(seat, site)
-            else:
-                self.sell_building(seat, site)
-            built = [s for s in built if self.houses[s]]
-        for space in mortgageable(True):
-            if player.cash >= amount:
-                return
-            self.mortgage(seat, space)
-
-    def _bankrupt(self, seat: int, creditor: int) -> None:
-        """Everything of value goes to the creditor (to the Bank for a Bank debt: its titles return
-        free of mortgage); the buildings went to the Bank at half price in `raise_cash`, whose last
-        step sells them all before a seat can be bankrupt. The short form ends here."""
-        player = self.seats[seat]  # raise_cash has already sold every building to the Bank at half
-        titles = [s for s in self.board.titles if self.owner[s] == seat]
-        player.bankrupt = True
-        self._transfer(seat, creditor, player.cash, "bankrupt", seat, titles=titles)
-        for space in titles:
-            self.owner[space] = creditor
-            if creditor == BANK:
-                self.mortgaged[space] = False  # back to the Bank free of its mortgage
-        for deck in player.jail_cards:
-            card = next(i for i, c in enumerate(self.board.decks[deck]) if c.action == "get_out_of_jail")
-            self.decks[deck].append(card)
-        player.jail_cards.clear()
-        if creditor != BANK:
-            for space in titles:
-                if self.mortgaged[space]:
-                    self._charge(creditor, BANK, self.interest(space), "mortgage", space=space, interest=True)
-        raise GameOver
 
     # -- set-up --------------------------------------------------------------------------------------
 
