@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import uuid
 from typing import Any
 
@@ -14,6 +15,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from egm.games.base import Wager, play_reference
+from egm.games.dragon_poker.rules import info_pages as dragon_info_pages
 from egm.rng import Rng, derive_seed
 from egm.server.app import create_app
 from egm.server.db import open_database
@@ -339,3 +341,24 @@ def test_each_game_serves_its_rules_pages_from_its_pay_table(app, games) -> None
         assert any(shown in line for page in pages for line in page["lines"]), game_id
     unknown = player.get("/api/v1/games/no-such-game/rules")
     assert unknown.status_code == 404 and unknown.json()["code"] == "unknown_game"
+
+
+# The cabinet's own controls, which a player in a browser does not have: the panel's buttons beside
+# the game's auto-play button (HOUSE WAY, AUTO PLAY: the browser's table has it too) and the keys 1-9.
+CABINET_CONTROLS = re.compile(r"BET ONE|MAX BET|SIDE BET|CASH OUT|DENOM|\bHELP\b|(?i:\bkeys?\b|\bpanel\b)")
+
+
+def test_the_online_rules_name_what_a_browser_player_presses(app, games) -> None:
+    player = Player(app)
+    for game_id in games:
+        pages = player.get(f"/api/v1/games/{game_id}/rules").json()
+        assert [line for p in pages for line in p["lines"] if CABINET_CONTROLS.search(line)] == [], game_id
+        page = player.get(f"/rules/{game_id}")
+        assert page.status_code == 200 and not CABINET_CONTROLS.search(page.text.split("<main", 1)[-1])
+    # Dragon Poker's say what the browser table and its wager form have; the cabinet's own keep its keys.
+    online = " ".join(line for page in player.get("/api/v1/games/dragon-poker/rules").json()
+                      for line in page["lines"])
+    assert "tap each hand" in online and "the wager form's Bet" in online and "Pair Bonus" in online
+    paytable = app.state.server.lobby.games["dragon-poker"].paytable
+    cabinet = " ".join(line for page in dragon_info_pages(paytable) for line in page.lines)
+    assert "(keys 1-4)" in cabinet and "(BET ONE, MAX BET)" in cabinet and "placed with SIDE BET" in cabinet

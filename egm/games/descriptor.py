@@ -19,7 +19,7 @@ import importlib.resources
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 if TYPE_CHECKING:
     import pygame
@@ -49,8 +49,11 @@ class InfoPage:
     lines: tuple[str, ...]
 
 
+# Where the rules are read: on the cabinet (its panel buttons and keys) or in a player's browser (the
+# game's table and the wager form); a rule that names a control names the one the player has there.
+Where = Literal["cabinet", "browser"]
 # Rules and pay screens: generated from the pay table the cabinet runs, never written by hand.
-InfoPages = Callable[["PayTable"], list[InfoPage]]
+InfoPages = Callable[["PayTable", Where], list[InfoPage]]
 # Replay: the game's replay object for a seed, played with the given (signed) pay table by the
 # reference decisions. JSON-compatible; `egm replay --game ID --seed S --json` prints it.
 Replay = Callable[["PayTable", int], dict[str, Any]]

@@ -47,12 +47,13 @@ class Lobby:
 
     def rules(self, game_id: str) -> list[dict[str, Any]]:
         """GET /api/v1/games/{id}/rules: the game's rules and pay pages, generated from the pay table it
-        plays (the cabinet's HELP pages, from the game's pygame-free rules module); KeyError for a game
-        not offered."""
+        plays (the cabinet's HELP pages, from the game's pygame-free rules module), as a player reads
+        them in the browser (naming the browser's controls, not the cabinet's); KeyError for a game not
+        offered."""
         game = self.games[game_id]
         pages = descriptor_of(game_id).info_pages
         return [] if pages is None else [{"title": page.title, "lines": list(page.lines)}
-                                         for page in pages.load()(game.paytable)]
+                                         for page in pages.load()(game.paytable, "browser")]
 
 
 def load_lobby() -> Lobby:

@@ -35,7 +35,7 @@ def help_pages(game: Game | None) -> list[InfoPage]:
         pages = None
     if isinstance(game.paytable, CataloguePaytable):  # vouched for by the server: not in this ROM
         pages = None
-    return [keys, *(pages.load()(game.paytable) if pages is not None else [])]
+    return [keys, *(pages.load()(game.paytable, "cabinet") if pages is not None else [])]
 
 
 def draw_help(surface: pygame.Surface, kit: Kit, page: InfoPage, index: int, count: int) -> None:

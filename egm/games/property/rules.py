@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from egm.games.descriptor import InfoPage
+from egm.games.descriptor import InfoPage, Where
 from egm.money import counted
 
 
-def info_pages(paytable: Any) -> list[InfoPage]:
-    """The rules, then the pays of this pay table."""
+def info_pages(paytable: Any, where: Where = "cabinet") -> list[InfoPage]:
+    """The rules, then the pays of this pay table.
+    They name no control that only the cabinet has, so they read the same wherever they are read."""
     rules = paytable.rules
     form = rules.short_form
     play = InfoPage("PROPERTY: HOW TO PLAY", (
