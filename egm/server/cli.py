@@ -7,6 +7,10 @@
     egm server warm                                build the compiled engines, then exit
     egm server user add --login L --role R --password-file F [--db URL]
     egm server terminal add --id T --public-key FILE [--db URL]    exit 2: a taken id or a bad key
+    egm server review list [--db URL] [--json]     the players' rounds awaiting a hand pay
+    egm server review pay ROUND --by NAME [--db URL]                   credit the win (once)
+    egm server review void ROUND --by NAME --reason TEXT [--db URL]    refund the stake instead
+                                                   exit 2: an unknown round, or one not in review
 
 Without --db every subcommand uses sqlite:///server-data/egm.db, relative to the working directory.
 """
@@ -66,6 +70,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               help="its public key, PEM (e.g. the .pub of 'egm rom keygen')")
     _db(add_terminal)
     add_terminal.set_defaults(handler=_terminal_add)
+    _register_review(sub)
+
+
+def _register_review(sub: argparse._SubParsersAction) -> None:
+    review = sub.add_parser("review", help="hand pays: the players' rounds in review")
+    review_sub = review.add_subparsers(dest="review_command", metavar="ACTION", required=True)
+    listing = review_sub.add_parser("list", help="the rounds awaiting a hand pay, oldest first")
+    _db(listing)
+    listing.add_argument("--json", action="store_true", help="print one JSON array")
+    listing.set_defaults(handler=_review_list)
+    pay = review_sub.add_parser("pay", help="credit a round's win to the player's wallet")
+    void = review_sub.add_parser("void", help="void a round in review: its stake is refunded")
+    for action in (pay, void):
+        action.add_argument("round_id", metavar="ROUND", help="the round's id")
+        action.add_argument("--by", required=True, metavar="NAME", help="the operator who approves it")
+        _db(action)
+    void.add_argument("--reason", required=True, metavar="TEXT", help="why the round is voided")
+    pay.set_defaults(handler=_review_resolve)
+    void.set_defaults(handler=_review_resolve)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -211,4 +234,55 @@ def _terminal_add(args: argparse.Namespace) -> int:
     finally:
         db.dispose()
     print(f"terminal {added['terminal_id']} added (account {added['account_id']}, key id {added['key_id']})")
+    return 0
+
+
+def _review_list(args: argparse.Namespace) -> int:
+    from egm.money import format_cents
+    from egm.server.db import open_database
+    from egm.server.db.migrations import migrate
+    from egm.server.hand_pays import awaiting
+
+    db = open_database(args.db)
+    try:
+        migrate(db)
+        rounds = awaiting(db)
+    finally:
+        db.dispose()
+    if args.json:
+        print(json.dumps(rounds, indent=2))
+        return 0
+    print(f"{len(rounds)} round{'s' if len(rounds) != 1 else ''} awaiting a hand pay")
+    for r in rounds:
+        print(f"  {r['round_id']}  {r['login']} (account {r['account_id']})  {r['game_id']} #{r['number']}  "
+              f"stake {format_cents(r['stake_cents'])}  win {format_cents(r['win_cents'])}  {r['at_utc']}: "
+              f"{r['why']}")
+    return 0
+
+
+def _review_resolve(args: argparse.Namespace) -> int:
+    from egm.money import format_cents
+    from egm.server import hand_pays
+    from egm.server.db import open_database
+    from egm.server.db.migrations import migrate
+    from egm.server.errors import ApiError
+    from egm.server.events import Hub
+
+    db = open_database(args.db)
+    try:
+        migrate(db)
+        now = int(time.time())
+        if args.review_command == "pay":
+            done = hand_pays.pay(db, Hub(), args.round_id, args.by, now)
+            said = f"paid {format_cents(done['paid_cents'])}"
+        else:
+            done = hand_pays.void(db, Hub(), args.round_id, args.by, args.reason, now)
+            said = f"voided; the stake of {format_cents(done['refund_cents'])} is refunded"
+    except ApiError as exc:
+        print(f"egm server review {args.review_command}: {exc.sentence}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    finally:
+        db.dispose()
+    print(f"round {done['round_id']} {said} (approved by {done['by']}); the player's balance is "
+          f"{format_cents(done['balance_cents'])}")
     return 0
