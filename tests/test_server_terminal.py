@@ -556,6 +556,6 @@ def test_migration_5_upgrades_a_version_4_database(backend: str, tmp_path: Path,
         with db.read() as conn:
             columns = {c["name"] for c in inspect(conn).get_columns("game_round")}
             assert "cabinet_game_number" in columns and inspect(conn).has_table("terminal_nonce")
-        assert migrate(db) == LATEST == 5
+        assert migrate(db) == LATEST == 6
     finally:
         db.dispose()

@@ -11,6 +11,8 @@
     egm server review pay ROUND --by NAME [--db URL]                   credit the win (once)
     egm server review void ROUND --by NAME --reason TEXT [--db URL]    refund the stake instead
                                                    exit 2: an unknown round, or one not in review
+    egm server abandon [--db URL] [--now ISO]      complete the abandoned rounds (a cron job); exit 1
+                                                   when a round failed, 2 for a bad --now
 
 Without --db every subcommand uses sqlite:///server-data/egm.db, relative to the working directory.
 """
@@ -71,6 +73,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _db(add_terminal)
     add_terminal.set_defaults(handler=_terminal_add)
     _register_review(sub)
+    abandon = sub.add_parser("abandon", help="complete the players' rounds abandoned past the jurisdiction's "
+                             "abandoned_round_days, by the games' reference decisions")
+    _db(abandon)
+    abandon.add_argument("--now", metavar="ISO", help="the time to judge by (ISO 8601, UTC unless it says "
+                         "otherwise; default: now)")
+    abandon.set_defaults(handler=_abandon)
 
 
 def _register_review(sub: argparse._SubParsersAction) -> None:
@@ -235,6 +243,51 @@ def _terminal_add(args: argparse.Namespace) -> int:
         db.dispose()
     print(f"terminal {added['terminal_id']} added (account {added['account_id']}, key id {added['key_id']})")
     return 0
+
+
+def _abandon(args: argparse.Namespace) -> int:
+    from egm.money import format_cents
+    from egm.rng import os_rng
+    from egm.server.abandon import abandon_rounds
+    from egm.server.db import open_database
+    from egm.server.db.migrations import migrate
+    from egm.server.events import Hub
+    from egm.server.live_rounds import LiveRounds
+    from egm.server.lobby import RomRefused, load_lobby
+    from egm.server.rounds import RoundService
+
+    try:
+        now = int(time.time()) if args.now is None else _epoch(args.now)
+    except ValueError:
+        print(f"egm server abandon: --now is an ISO 8601 time such as 2026-12-01T03:00:00Z, not "
+              f"'{args.now}'", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        lobby = load_lobby()
+    except RomRefused as exc:
+        print(f"egm server abandon: {exc}", file=sys.stderr)
+        return EXIT_UNBALANCED
+    db = open_database(args.db)
+    try:
+        migrate(db)
+        done = abandon_rounds(RoundService(db, lobby, os_rng(), LiveRounds(1), Hub()), now)
+    finally:
+        db.dispose()
+    for r in done["completed"]:
+        print(f"round {r['round_id']} (account {r['account_id']}, {r['game_id']}) completed by the reference "
+              f"decisions: {r['status']}, win {format_cents(r['win_cents'])}")
+    for r in done["failed"]:
+        print(f"round {r['round_id']}: not completed ({r['error']})", file=sys.stderr)
+    print(f"{len(done['completed'])} abandoned round{'s' if len(done['completed']) != 1 else ''} completed")
+    return EXIT_UNBALANCED if done["failed"] else 0
+
+
+def _epoch(text: str) -> int:
+    """Seconds since the epoch of an ISO 8601 time (UTC when it names no zone); ValueError."""
+    from datetime import UTC, datetime
+
+    when = datetime.fromisoformat(text)
+    return int((when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp())
 
 
 def _review_list(args: argparse.Namespace) -> int:
