@@ -22,6 +22,7 @@ import itertools
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -208,3 +209,9 @@ def audit_of(db_url: str) -> dict[str, Any]:
         return audit_books(db, load_lobby())
     finally:
         db.dispose()
+
+
+def egm_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """`egm ARGS` as its own process (the operator's commands), its output as text."""
+    return subprocess.run([sys.executable, "-m", "egm.cli", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=600)

@@ -21,7 +21,7 @@ from egm.games import descriptors
 from egm.server.app import create_app
 from egm.server.db import open_database
 from egm.server.db.schema import account, game_round
-from tests.server_support import ORIGIN, Player, settings_for, wait_ready
+from tests.server_support import ORIGIN, Player, egm_cli, settings_for, wait_ready
 
 
 def _free_port() -> int:
@@ -39,11 +39,6 @@ def _call(url: str, body: dict | None = None, headers: dict | None = None) -> tu
             return answer.status, answer.read(), dict(answer.headers)
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read(), dict(exc.headers)
-
-
-def _egm(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "egm.cli", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=600)
 
 
 def test_egm_server_serves_on_loopback_with_the_default_database(tmp_path: Path,
@@ -79,7 +74,7 @@ def test_egm_server_serves_on_loopback_with_the_default_database(tmp_path: Path,
         process.send_signal(signal.SIGINT)
         process.wait(timeout=60)
     assert (tmp_path / "server-data" / "egm.db").is_file()
-    audited = _egm("server", "audit", "--json", cwd=tmp_path)
+    audited = egm_cli("server", "audit", "--json", cwd=tmp_path)
     assert audited.returncode == 0, audited.stdout + audited.stderr
     result = json.loads(audited.stdout)
     assert result["balanced"] and result["accounts"] == 1 and result["ledger_total_cents"] == 500
@@ -116,18 +111,18 @@ def test_audit_exits_1_when_a_balance_or_a_win_was_changed_behind_the_ledger(tmp
         game = next(g for g in player.get("/api/v1/games").json() if g["id"] == "dragon-poker")
         started = player.start(game).json()
         player.play_out(started["round_id"], 0)
-    assert _egm("server", "audit", "--db", url, cwd=tmp_path).returncode == 0
+    assert egm_cli("server", "audit", "--db", url, cwd=tmp_path).returncode == 0
     db = open_database(url)
     with db.write() as conn:
         conn.execute(update(account).values(balance_cents=account.c.balance_cents + 1))
         conn.execute(update(game_round).values(win_cents=game_round.c.win_cents + 100))
     db.dispose()
-    audited = _egm("server", "audit", "--db", url, "--json", cwd=tmp_path)
+    audited = egm_cli("server", "audit", "--db", url, "--json", cwd=tmp_path)
     assert audited.returncode == 1
     problems = json.loads(audited.stdout)["problems"]
     assert any("balance" in p and "ledger sums to" in p for p in problems)
     assert any("its record gives" in p for p in problems)
-    plain = _egm("server", "audit", "--db", url, cwd=tmp_path)
+    plain = egm_cli("server", "audit", "--db", url, cwd=tmp_path)
     assert plain.returncode == 1 and "problems" in plain.stdout
 
 

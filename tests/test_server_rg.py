@@ -346,7 +346,7 @@ def test_a_version_1_database_migrates_to_the_responsible_gaming_tables(db_url, 
         tables = set(inspect(db.engine).get_table_names())
         assert {"rg_limit", "reality_check", "reality_check_ack", "rg_exclusion"} <= tables
         assert "wallet_tx_account_at" in {i["name"] for i in inspect(db.engine).get_indexes("wallet_tx")}
-        assert migrate(db) == LATEST == 5  # then the live table (3), account events (4), terminals (5)
+        assert migrate(db) == LATEST == 6  # live table 3, account events 4, terminals 5, completed_by 6
     finally:
         db.dispose()
 

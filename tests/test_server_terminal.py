@@ -7,8 +7,6 @@ audit's reconciliation with a cabinet's `egm meters --json`."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -46,7 +44,7 @@ from egm.terminal_link.signing import (
     sign_request,
     verify_catalogue,
 )
-from tests.server_support import ORIGIN, Player, audit_of, settings_for, wait_ready
+from tests.server_support import ORIGIN, Player, audit_of, egm_cli, settings_for, wait_ready
 
 ROUNDS = "/api/v1/terminal/rounds"
 
@@ -360,11 +358,6 @@ def test_player_routes_do_not_take_a_terminal_and_terminal_routes_do_not_take_a_
     assert link.client.get("/api/v1/session").status_code == 401
 
 
-def _egm(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "egm.cli", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=600)
-
-
 def _cabinet_meters(app: Any, terminal_id: str) -> dict[str, Any]:
     """The `egm meters --json` a cabinet that played exactly this terminal's rounds would print: its
     meters advanced round by round as the cabinet advances them (coin in and played at the start,
@@ -518,21 +511,21 @@ def test_a_hand_pay_is_the_servers_and_the_cabinet_reconciles_after_the_attendan
 
 def test_terminal_add_cli(tmp_path: Path, keys: Path) -> None:
     url = f"sqlite:///{tmp_path}/egm.db"
-    added = _egm("server", "terminal", "add", "--db", url, "--id", "CAB-7", "--public-key",
+    added = egm_cli("server", "terminal", "add", "--db", url, "--id", "CAB-7", "--public-key",
                  str(keys / "t1.pub"), cwd=tmp_path)
     assert added.returncode == 0, added.stderr
     assert added.stdout.startswith("terminal CAB-7 added")
-    taken = _egm("server", "terminal", "add", "--db", url, "--id", "CAB-7", "--public-key",
+    taken = egm_cli("server", "terminal", "add", "--db", url, "--id", "CAB-7", "--public-key",
                  str(keys / "t2.pub"), cwd=tmp_path)
     assert taken.returncode == 2 and "'CAB-7' is taken" in taken.stderr
-    missing = _egm("server", "terminal", "add", "--db", url, "--id", "CAB-8", "--public-key",
+    missing = egm_cli("server", "terminal", "add", "--db", url, "--id", "CAB-8", "--public-key",
                    str(tmp_path / "absent.pub"), cwd=tmp_path)
     assert missing.returncode == 2 and "cannot read the public key" in missing.stderr
     (tmp_path / "junk.pub").write_text("not a key\n")
-    junk = _egm("server", "terminal", "add", "--db", url, "--id", "CAB-8", "--public-key",
+    junk = egm_cli("server", "terminal", "add", "--db", url, "--id", "CAB-8", "--public-key",
                 str(tmp_path / "junk.pub"), cwd=tmp_path)
     assert junk.returncode == 2 and "not a PEM public key" in junk.stderr
-    bad_id = _egm("server", "terminal", "add", "--db", url, "--id", "CAB 9", "--public-key",
+    bad_id = egm_cli("server", "terminal", "add", "--db", url, "--id", "CAB 9", "--public-key",
                   str(keys / "t1.pub"), cwd=tmp_path)
     assert bad_id.returncode == 2 and "terminal id" in bad_id.stderr
     db = open_database(url)
@@ -563,6 +556,6 @@ def test_migration_5_upgrades_a_version_4_database(backend: str, tmp_path: Path,
         with db.read() as conn:
             columns = {c["name"] for c in inspect(conn).get_columns("game_round")}
             assert "cabinet_game_number" in columns and inspect(conn).has_table("terminal_nonce")
-        assert migrate(db) == LATEST == 5
+        assert migrate(db) == LATEST == 6
     finally:
         db.dispose()

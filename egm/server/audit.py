@@ -5,6 +5,9 @@
 * Every round's stake equals its wager's stake (credits x denomination) and its ledger stake row.
 * Every settled round's win equals the win its own record gives when the game restores it, and a
   credited win appears once in the ledger (a round in review has none yet).
+* A hand pay (a round settled to review) is resolved only by an operator's audit record: paid (the
+  round complete, its win credited) or voided (its stake refunded, nothing else); a refund belongs to
+  a voided round only (egm/server/hand_pays.py).
 * A terminal's account holds no money: its balance is zero, and its rounds (stake and win recorded on
   the round, the cabinet's meters being the money of record) have no ledger rows.
 
@@ -21,6 +24,7 @@ from sqlalchemy import select
 from egm.games.base import Wager
 from egm.server.db import Database
 from egm.server.db.schema import account, game_round, wallet_tx
+from egm.server.hand_pays import PAID, VOIDED, decisions
 from egm.server.lobby import Lobby
 
 
@@ -47,8 +51,10 @@ def audit_books(db: Database, lobby: Lobby) -> dict[str, Any]:
                 problems.append(f"account {account_id}: a terminal's, which holds no money, but its balance "
                                 f"is {balance} and its ledger sums to {running[account_id]}")
         rounds = conn.execute(select(game_round)).all()
+        resolved = decisions(conn)
     for row in rounds:
         problems += _round_problems(row, by_round[row.id], lobby, in_wallet=row.account_id not in terminals)
+        problems += _hand_pay_problems(row, by_round[row.id], resolved.get(row.id))
     return {"balanced": not problems, "accounts": len(balances), "rounds": len(rounds),
             "ledger_total_cents": sum(running.values()), "problems": problems}
 
@@ -81,4 +87,25 @@ def _round_problems(row: Any, ledger: dict[str, int], lobby: Lobby, *, in_wallet
     expected_credit = row.win_cents if row.status == "complete" and in_wallet else 0
     if credited != expected_credit:
         found.append(f"round {row.id}: {row.status} with win {row.win_cents} but {credited} credited")
+    return found
+
+
+def _hand_pay_problems(row: Any, ledger: dict[str, int], decision: dict[str, Any] | None) -> list[str]:
+    """A refund only for a voided round (its stake), and an operator's record for every hand pay resolved."""
+    found = []
+    refund = row.stake_cents if row.status == "voided" else 0
+    if ledger["refund"] != refund:
+        found.append(f"round {row.id}: {row.status} with {ledger['refund']} refunded (expected {refund})")
+    if decision is None:
+        if row.status == "voided" or (row.status == "complete" and row.hand_pay_reason):
+            found.append(f"round {row.id}: a hand pay {'voided' if row.status == 'voided' else 'credited'} "
+                         "without an operator's record")
+        return found
+    expected = {PAID: "complete", VOIDED: "voided"}[decision["kind"]]
+    if not row.hand_pay_reason or row.status != expected:
+        found.append(f"round {row.id}: {row.status}, but an operator's record says {decision['kind']} "
+                     f"by {decision['by']}")
+    elif decision["kind"] == PAID and decision["win_cents"] != row.win_cents:
+        found.append(f"round {row.id}: paid {decision['win_cents']} by {decision['by']} but its win is "
+                     f"{row.win_cents}")
     return found

@@ -7,6 +7,12 @@
     egm server warm                                build the compiled engines, then exit
     egm server user add --login L --role R --password-file F [--db URL]
     egm server terminal add --id T --public-key FILE [--db URL]    exit 2: a taken id or a bad key
+    egm server review list [--db URL] [--json]     the players' rounds awaiting a hand pay
+    egm server review pay ROUND --by NAME [--db URL]                   credit the win (once)
+    egm server review void ROUND --by NAME --reason TEXT [--db URL]    refund the stake instead
+                                                   exit 2: an unknown round, or one not in review
+    egm server abandon [--db URL] [--now ISO]      complete the abandoned rounds (a cron job); exit 1
+                                                   when a round failed, 2 for a bad --now
 
 Without --db every subcommand uses sqlite:///server-data/egm.db, relative to the working directory.
 """
@@ -66,6 +72,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               help="its public key, PEM (e.g. the .pub of 'egm rom keygen')")
     _db(add_terminal)
     add_terminal.set_defaults(handler=_terminal_add)
+    _register_review(sub)
+    abandon = sub.add_parser("abandon", help="complete the players' rounds abandoned past the jurisdiction's "
+                             "abandoned_round_days, by the games' reference decisions")
+    _db(abandon)
+    abandon.add_argument("--now", metavar="ISO", help="the time to judge by (ISO 8601, UTC unless it says "
+                         "otherwise; default: now)")
+    abandon.set_defaults(handler=_abandon)
+
+
+def _register_review(sub: argparse._SubParsersAction) -> None:
+    review = sub.add_parser("review", help="hand pays: the players' rounds in review")
+    review_sub = review.add_subparsers(dest="review_command", metavar="ACTION", required=True)
+    listing = review_sub.add_parser("list", help="the rounds awaiting a hand pay, oldest first")
+    _db(listing)
+    listing.add_argument("--json", action="store_true", help="print one JSON array")
+    listing.set_defaults(handler=_review_list)
+    pay = review_sub.add_parser("pay", help="credit a round's win to the player's wallet")
+    void = review_sub.add_parser("void", help="void a round in review: its stake is refunded")
+    for action in (pay, void):
+        action.add_argument("round_id", metavar="ROUND", help="the round's id")
+        action.add_argument("--by", required=True, metavar="NAME", help="the operator who approves it")
+        _db(action)
+    void.add_argument("--reason", required=True, metavar="TEXT", help="why the round is voided")
+    pay.set_defaults(handler=_review_resolve)
+    void.set_defaults(handler=_review_resolve)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -211,4 +242,100 @@ def _terminal_add(args: argparse.Namespace) -> int:
     finally:
         db.dispose()
     print(f"terminal {added['terminal_id']} added (account {added['account_id']}, key id {added['key_id']})")
+    return 0
+
+
+def _abandon(args: argparse.Namespace) -> int:
+    from egm.money import format_cents
+    from egm.rng import os_rng
+    from egm.server.abandon import abandon_rounds
+    from egm.server.db import open_database
+    from egm.server.db.migrations import migrate
+    from egm.server.events import Hub
+    from egm.server.live_rounds import LiveRounds
+    from egm.server.lobby import RomRefused, load_lobby
+    from egm.server.rounds import RoundService
+
+    try:
+        now = int(time.time()) if args.now is None else _epoch(args.now)
+    except ValueError:
+        print(f"egm server abandon: --now is an ISO 8601 time such as 2026-12-01T03:00:00Z, not "
+              f"'{args.now}'", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        lobby = load_lobby()
+    except RomRefused as exc:
+        print(f"egm server abandon: {exc}", file=sys.stderr)
+        return EXIT_UNBALANCED
+    db = open_database(args.db)
+    try:
+        migrate(db)
+        done = abandon_rounds(RoundService(db, lobby, os_rng(), LiveRounds(1), Hub()), now)
+    finally:
+        db.dispose()
+    for r in done["completed"]:
+        print(f"round {r['round_id']} (account {r['account_id']}, {r['game_id']}) completed by the reference "
+              f"decisions: {r['status']}, win {format_cents(r['win_cents'])}")
+    for r in done["failed"]:
+        print(f"round {r['round_id']}: not completed ({r['error']})", file=sys.stderr)
+    print(f"{len(done['completed'])} abandoned round{'s' if len(done['completed']) != 1 else ''} completed")
+    return EXIT_UNBALANCED if done["failed"] else 0
+
+
+def _epoch(text: str) -> int:
+    """Seconds since the epoch of an ISO 8601 time (UTC when it names no zone); ValueError."""
+    from datetime import UTC, datetime
+
+    when = datetime.fromisoformat(text)
+    return int((when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp())
+
+
+def _review_list(args: argparse.Namespace) -> int:
+    from egm.money import format_cents
+    from egm.server.db import open_database
+    from egm.server.db.migrations import migrate
+    from egm.server.hand_pays import awaiting
+
+    db = open_database(args.db)
+    try:
+        migrate(db)
+        rounds = awaiting(db)
+    finally:
+        db.dispose()
+    if args.json:
+        print(json.dumps(rounds, indent=2))
+        return 0
+    print(f"{len(rounds)} round{'s' if len(rounds) != 1 else ''} awaiting a hand pay")
+    for r in rounds:
+        print(f"  {r['round_id']}  {r['login']} (account {r['account_id']})  {r['game_id']} #{r['number']}  "
+              f"stake {format_cents(r['stake_cents'])}  win {format_cents(r['win_cents'])}  {r['at_utc']}: "
+              f"{r['why']}")
+    return 0
+
+
+def _review_resolve(args: argparse.Namespace) -> int:
+    from egm.money import format_cents
+    from egm.server import hand_pays
+    from egm.server.db import open_database
+    from egm.server.db.migrations import migrate
+    from egm.server.errors import ApiError
+    from egm.server.events import Hub
+
+    db = open_database(args.db)
+    try:
+        migrate(db)
+        now = int(time.time())
+        if args.review_command == "pay":
+            done = hand_pays.pay(db, Hub(), args.round_id, args.by, now)
+            said = f"paid {format_cents(done['paid_cents'])}"
+        else:
+            done = hand_pays.void(db, Hub(), args.round_id, args.by, args.reason, now)
+            said = f"voided; the stake of {format_cents(done['refund_cents'])} is refunded"
+    except ApiError as exc:
+        print(f"egm server review {args.review_command}: {exc.sentence}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    finally:
+        db.dispose()
+    print(f"round {done['round_id']} {said} (approved by {done['by']}); the player's balance is "
+          f"{format_cents(done['balance_cents'])}")
     return 0

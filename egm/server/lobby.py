@@ -21,10 +21,13 @@ class RomRefused(Exception):
 
 @dataclass(frozen=True)
 class Lobby:
-    """games: by id. hand_pay_limit_cents: the jurisdiction's (a win at or above it is paid by hand)."""
+    """games: by id. hand_pay_limit_cents: the jurisdiction's (a win at or above it is paid by hand).
+    abandoned_round_days: the jurisdiction's [online] limit, after which an unfinished round is completed
+    by the game's reference decisions (egm/server/abandon.py)."""
 
     games: Mapping[str, Game]
     hand_pay_limit_cents: int
+    abandoned_round_days: int = 30
 
     def listing(self) -> list[dict[str, Any]]:
         """GET /api/v1/games: what each game offers."""
@@ -48,12 +51,16 @@ class Lobby:
     def rules(self, game_id: str) -> list[dict[str, Any]]:
         """GET /api/v1/games/{id}/rules: the game's rules and pay pages, generated from the pay table it
         plays (the cabinet's HELP pages, from the game's pygame-free rules module), as a player reads
-        them in the browser (naming the browser's controls, not the cabinet's); KeyError for a game not
-        offered."""
+        them in the browser (naming the browser's controls, not the cabinet's), then what happens to an
+        unfinished round (UKGC RTS 10); KeyError for a game not offered."""
         game = self.games[game_id]
         pages = descriptor_of(game_id).info_pages
-        return [] if pages is None else [{"title": page.title, "lines": list(page.lines)}
-                                         for page in pages.load()(game.paytable, "browser")]
+        help_pages = [] if pages is None else [{"title": page.title, "lines": list(page.lines)}
+                                               for page in pages.load()(game.paytable, "browser")]
+        return [*help_pages, {"title": "Unfinished rounds", "lines": [
+            f"A round left unfinished for {self.abandoned_round_days} days is completed for you by the "
+            "game's standard play at each remaining step (the same play the game's rules call its house way).",
+            "Its win is paid to your balance as any win is; a win paid by hand waits for the operator."]}]
 
 
 def load_lobby() -> Lobby:
@@ -74,7 +81,9 @@ def load_lobby() -> Lobby:
         shown = "; ".join(str(p) for p in problems[:3])
         more = f" and {len(problems) - 3} more" if len(problems) > 3 else ""
         raise RomRefused(f"the ROM failed its self-test: {shown}{more} (see `egm rom verify`)")
-    return Lobby(dict(catalogue.games), load_jurisdiction(config.jurisdiction).hand_pay_limit_cents)
+    jurisdiction = load_jurisdiction(config.jurisdiction)
+    return Lobby(dict(catalogue.games), jurisdiction.hand_pay_limit_cents,
+                 jurisdiction.online.abandoned_round_days)
 
 
 def warm(game: Game) -> None:

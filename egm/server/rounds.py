@@ -37,9 +37,11 @@ from egm.server.events import Hub
 from egm.server.idempotency import Key, Reply, reply, request_digest
 from egm.server.live_rounds import LiveRounds
 from egm.server.lobby import Lobby
-from egm.server.seats import Moved, PlayerSeat, Seat, Settled
+from egm.server.seats import AbsentPlayer, Moved, Payee, PlayerSeat, Seat, Settled
 from egm.server.sessions import Caller
-from egm.server.wallet import lock_account
+from egm.server.wallet import balance_of, lock_account
+
+ABANDON = "abandon"  # completed_by, and the request id of the steps the abandoned-round job takes
 
 
 class HasAccount(Protocol):
@@ -133,32 +135,74 @@ class RoundService:
             except DecisionRefused as exc:
                 self.live.keep(round_id, row.step_no, round_)  # refused: the round did not change
                 raise ApiError(422, "decision_refused", str(exc)) from None
-            step_no, record = row.step_no + 1, round_.to_record()
-            conn.execute(insert(round_step).values(round_id=round_id, step_no=step_no,
-                                                   request_id=body["request_id"],
-                                                   decision=decision.to_record(), record=record, at=now))
-            conn.execute(update(game_round).where(game_round.c.id == round_id)
-                         .values(step_no=step_no, step=round_.step, record=record))
-            header = {"game_id": row.game_id, "paytable_id": row.paytable_id, "number": row.number,
-                      "wager": row.wager}
-            settled = self._settle_if_finished(conn, seat, round_id, game, round_, header, now)
+            step_no = row.step_no + 1
+            self._record_step(conn, round_id, step_no, body["request_id"], decision, round_, now)
+            settled = self._settle_if_finished(conn, seat, round_id, game, round_, _header(row), now)
             moved = Moved(round_id, step_no, round_, row.stake_cents, settled)
             answer = key.store(reply(200, seat.decision_reply(conn, moved)))
         if not round_.finished:
             self.live.keep(round_id, step_no, round_)
         return answer
 
+    # --- abandoned rounds (egm/server/abandon.py) ------------------------------------------------------
+    def abandon(self, round_id: str, account_id: int, idle_since: int, now: int) -> dict[str, Any] | None:
+        """Complete a player's abandoned round by the game's reference decisions and settle it, in one
+        transaction; None when, under the locks, it is no longer open or was played after `idle_since`
+        (another runner got there first, or the player came back). A fault in game code rolls it all
+        back and is counted, as for a decision."""
+        absent = AbsentPlayer(account_id)
+        try:
+            with self.db.write() as conn:
+                lock_account(conn, account_id)
+                row = conn.execute(select(game_round).where(game_round.c.id == round_id)
+                                   .with_for_update()).first()
+                last_step = conn.execute(select(func.max(round_step.c.at))
+                                         .where(round_step.c.round_id == round_id)).scalar()
+                if row is None or row.status != "open" or last_step > idle_since:
+                    return None
+                game = self._game(row.game_id)
+                round_ = self.live.take(round_id, row.step_no) or game.restore(row.record)
+                step_no = row.step_no
+                while not round_.finished:
+                    decision = round_.reference_decision()
+                    round_.decide(decision)
+                    step_no += 1
+                    self._record_step(conn, round_id, step_no, ABANDON, decision, round_, now)
+                settled = self._settle_if_finished(conn, absent, round_id, game, round_, _header(row), now,
+                                                   completed_by=ABANDON)
+                assert settled is not None  # the loop ran the round to its end
+                self.hub.publish(conn, account_id, "round", {"round_id": round_id, "step_no": step_no,
+                                                             "balance_cents": balance_of(conn, account_id)})
+        except (ApiError, DBAPIError):
+            raise
+        except Exception:
+            self._count_fault(absent, round_id)
+            raise
+        return {"round_id": round_id, "account_id": account_id, "game_id": row.game_id,
+                "status": settled.status, "win_cents": settled.win_cents}
+
+    @staticmethod
+    def _record_step(conn: Connection, round_id: str, step_no: int, request_id: str, decision: Decision,
+                     round_: Round, now: int) -> None:
+        record = round_.to_record()
+        conn.execute(insert(round_step).values(round_id=round_id, step_no=step_no, request_id=request_id,
+                                               decision=decision.to_record(), record=record, at=now))
+        conn.execute(update(game_round).where(game_round.c.id == round_id)
+                     .values(step_no=step_no, step=round_.step, record=record))
+
     def _count_fault(self, seat: HasAccount, round_id: str) -> None:
         with self.db.write() as conn:
             mine = and_(game_round.c.id == round_id, game_round.c.account_id == seat.account_id)
             conn.execute(update(game_round).where(mine).values(faults=game_round.c.faults + 1))
 
-    def _settle_if_finished(self, conn: Connection, seat: Seat, round_id: str, game: Game,
-                            round_: Round, header: dict[str, Any], now: int) -> Settled | None:
+    def _settle_if_finished(self, conn: Connection, seat: Payee, round_id: str, game: Game,
+                            round_: Round, header: dict[str, Any], now: int,
+                            completed_by: str = "player") -> Settled | None:
         """Settle a finished round through the round engine (the cabinet's settlement): the win is
         credited to the seat unless the pay table's maximum win or the hand-pay limit sends it to
         review; the game's pools are kept per (account, game). `header`: the round's game_id,
-        paytable_id, number and wager (the engine's start record without the round)."""
+        paytable_id, number and wager (the engine's start record without the round); completed_by:
+        whose decisions completed it ("player", or ABANDON)."""
         if not round_.finished:
             return None
         settlement = engine.settle(
@@ -176,7 +220,8 @@ class RoundService:
         outcome = settlement.recall_entry["outcome"]
         conn.execute(update(game_round).where(game_round.c.id == round_id).values(
             status=status, win_cents=settlement.win_cents, result_code=outcome["result_code"],
-            hand_pay_reason=settlement.why or None, outcome=outcome, completed_at=now))
+            hand_pay_reason=settlement.why or None, outcome=outcome, completed_at=now,
+            completed_by=completed_by))
         seat.settled(conn, now)
         return Settled(settlement.win_cents, status, settlement.why, outcome["result_code"],
                        settlement.side_bet_wins_credits)
@@ -205,7 +250,8 @@ class RoundService:
                 "paytable_id": row.paytable_id, "paytable_sha256": row.paytable_sha256, "status": row.status,
                 "wager": row.wager,
                 "stake_cents": row.stake_cents, "win_cents": row.win_cents, "result_code": row.result_code,
-                "hand_pay_reason": row.hand_pay_reason, "record": row.record, "outcome": row.outcome,
+                "hand_pay_reason": row.hand_pay_reason, "completed_by": row.completed_by,
+                "record": row.record, "outcome": row.outcome,
                 "steps": [{"step_no": s.step_no, "request_id": s.request_id, "decision": s.decision}
                           for s in steps]}
 
@@ -249,6 +295,11 @@ class RoundService:
         rows = conn.execute(select(pool.c.name, pool.c.cents).where(
             and_(pool.c.account_id == account_id, pool.c.game_id == game.game_id))).all()
         return {r.name: int(r.cents) for r in rows if r.name in game.pool_names}
+
+
+def _header(row: Any) -> dict[str, Any]:
+    """The engine's start record of a round row, without the round (what settling needs)."""
+    return {"game_id": row.game_id, "paytable_id": row.paytable_id, "number": row.number, "wager": row.wager}
 
 
 def wager_of(game: Game, body: dict[str, Any]) -> Wager:

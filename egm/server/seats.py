@@ -55,6 +55,15 @@ class Moved:
     settled: Settled | None
 
 
+class Payee(Protocol):
+    """Who a settlement pays: the account, its win, and what follows the settlement."""
+
+    account_id: int
+
+    def win(self, conn: Connection, round_id: str, win_cents: int, now: int) -> None: ...
+    def settled(self, conn: Connection, now: int) -> None: ...
+
+
 class Seat(Protocol):
     account_id: int
 
@@ -116,6 +125,20 @@ class PlayerSeat:
         self.hub.publish(conn, self.account_id, "round", {"round_id": moved.round_id,
                                                           "step_no": moved.step_no, "balance_cents": balance})
         return balance
+
+
+@dataclass(frozen=True)
+class AbsentPlayer:
+    """A player whose abandoned round the server completes (egm/server/abandon.py): the wallet receives
+    the win; nothing is pushed for responsible gaming, the player being away."""
+
+    account_id: int
+
+    def win(self, conn: Connection, round_id: str, win_cents: int, now: int) -> None:
+        post(conn, self.account_id, "win", win_cents, now, round_id=round_id)
+
+    def settled(self, conn: Connection, now: int) -> None:
+        """The round event (RoundService.abandon) tells any tab the player left open."""
 
 
 @dataclass(frozen=True)

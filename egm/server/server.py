@@ -17,6 +17,7 @@ from sqlalchemy.exc import OperationalError
 
 from egm.games.base import Game
 from egm.rng import os_rng, seeded_rng
+from egm.server.abandon import abandon_rounds
 from egm.server.db import Database, open_database
 from egm.server.db.migrations import migrate
 from egm.server.errors import ApiError
@@ -70,6 +71,9 @@ class Server:
             self.waiting_for = ""
             self._ready.set()
             log.info("ready: %d games", len(self.lobby.games))
+            if self.settings.abandon_every_s > 0:
+                threading.Thread(target=self._abandon_periodically, name="egm-server-abandon",
+                                 daemon=True).start()
         except Exception as exc:  # the server stays up to say why it is not ready
             self.failed = f"{type(exc).__name__}: {exc}"
             log.exception("not ready")
@@ -86,6 +90,20 @@ class Server:
                 log.warning("waiting for the database: %s", exc.orig)
                 if self._closing.wait(DB_RETRY_S):
                     raise RuntimeError("the server stopped while waiting for the database") from exc
+
+    def _abandon_periodically(self) -> None:
+        """The abandoned-round job, every abandon_every_s until the server closes (safe beside other
+        processes running it: each round is locked and checked in its own transaction)."""
+        assert self.rounds is not None
+        while not self._closing.wait(self.settings.abandon_every_s):
+            try:
+                done = abandon_rounds(self.rounds, self.settings.now())
+            except Exception:  # e.g. the database away for a while: the next run tries again
+                log.exception("the abandoned-round job failed")
+                continue
+            for r in done["completed"]:
+                log.info("abandoned round %s completed: %s, win %d", r["round_id"], r["status"],
+                         r["win_cents"])
 
     def start_boot(self) -> threading.Thread:
         thread = threading.Thread(target=self.boot, name="egm-server-boot", daemon=True)

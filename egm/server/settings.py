@@ -12,6 +12,7 @@ SESSION_COOKIE = "__Host-egm_session"  # __Host-: Secure, Path=/, no Domain (the
 SESSION_IDLE_S = 30 * 60
 SESSION_ABSOLUTE_S = 12 * 60 * 60
 LIVE_ROUNDS_CACHED = 1024
+ABANDON_EVERY_S = 60 * 60
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,8 @@ class Settings:
     catalogue_key: the server's catalogue key (an Ed25519 PEM private key file, unencrypted), which
       signs the terminals' catalogue; None: the catalogue is unsigned.
     clock: seconds since the epoch (tests move it to expire sessions).
+    abandon_every_s: how often this process runs the abandoned-round job (egm/server/abandon.py; the
+      first run one interval after readiness); 0: never (then run `egm server abandon` from cron).
     """
 
     db_url: str = DEFAULT_DB_URL
@@ -36,6 +39,7 @@ class Settings:
     test_seed: int | None = None
     warm: bool = True
     catalogue_key: str | None = None
+    abandon_every_s: float = ABANDON_EVERY_S
     clock: Callable[[], float] = field(default=time.time, compare=False)
 
     @property

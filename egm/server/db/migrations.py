@@ -52,6 +52,12 @@ def _terminals(conn: Connection) -> None:
         conn.execute(text(f"ALTER TABLE game_round ADD COLUMN {column.name} BIGINT"))
 
 
+def _completed_by(conn: Connection) -> None:
+    column = game_round.c.completed_by
+    if column.name not in {c["name"] for c in inspect(conn).get_columns("game_round")}:  # made by _initial
+        conn.execute(text(f"ALTER TABLE game_round ADD COLUMN {column.name} VARCHAR(16)"))
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[Connection], None]], ...] = (
     (1, "initial schema: players, accounts, ledger, idempotency, rounds, pools, sessions, audit", _initial),
     (2, "responsible gaming: limit changes, reality checks and their acks, time-outs and exclusions",
@@ -60,6 +66,7 @@ MIGRATIONS: tuple[tuple[int, str, Callable[[Connection], None]], ...] = (
     (4, "account events: the websocket's sequence number per account", _account_events),
     (5, "terminals: the nonce table of signed requests; a terminal round's game number on the cabinet",
      _terminals),
+    (6, "abandoned rounds: who completed a round (the player, or the abandoned-round job)", _completed_by),
 )
 LATEST = MIGRATIONS[-1][0]
 

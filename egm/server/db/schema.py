@@ -111,6 +111,9 @@ game_round = Table(
     Column("started_at", Stamp, nullable=False),
     Column("completed_at", Stamp),
     Column("cabinet_game_number", BigInteger),  # migration 5: a terminal's round, its number on the cabinet
+    # migration 6: who made the decisions that completed it: "player" (the player or cabinet), or
+    # "abandon" (the abandoned-round job, by the game's reference decisions); None while open
+    Column("completed_by", String(16)),
     _one_of("status", ROUND_STATUSES),
     CheckConstraint("stake_cents > 0", name="stake_positive"),
     CheckConstraint("win_cents IS NULL OR win_cents >= 0", name="win_not_negative"),
