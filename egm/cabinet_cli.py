@@ -132,8 +132,10 @@ def autoplay(cabinet: Any, game_id: str, games: int, bill_cents: int) -> tuple[d
         problem = "" if chosen.accepted else chosen.reason
     while not cabinet.tilt and not problem and completed < games:
         if game_id not in cabinet.games:
+            # why the menu lacks it: e.g. the server refused the catalogue (an unknown terminal, a wrong key)
+            why = "".join(f"; {sentence}" for sentence in cabinet.unavailable_games.values())
             problem = (
-                f"game '{game_id}' is not installed on this cabinet; choose one of {list(cabinet.games)}"
+                f"game '{game_id}' is not installed on this cabinet; choose one of {list(cabinet.games)}{why}"
             )
             break
         game = cabinet.games[game_id]

@@ -81,6 +81,23 @@ def test_autoplay_plays_the_servers_rounds_and_the_meters_reconcile(tmp_path: Pa
     assert kept.records["scoreboard"][GAME_ID] == codes and all(codes)  # read from the server's record
 
 
+def test_autoplay_says_why_the_server_offered_no_game(tmp_path: Path, key: Any) -> None:
+    """A terminal the server does not know (registered in another database, or with another key): the
+    boot finds the catalogue refused (egm/cabinet/build.py keeps the server's sentence as the reason
+    no game is offered), and autoplay's error says so, not only that the menu is empty."""
+    from egm.cabinet import Cabinet
+
+    why = ("The game server's catalogue could not be read: There is no terminal 'cab-1' on this server; "
+           "register it with 'egm server terminal add'.")
+    built = remote_cabinet(tmp_path / "unused", FakeGameServer(draw_games(), TERMINAL, key.public_key()), key)
+    cabinet = Cabinet(built.config, tmp_path, games={}, unavailable_games={"game-server": why},
+                      devices=built.devices, jurisdiction=built.jurisdiction, clock=FakeClock(),
+                      game_server=built.game_server)
+    report, code = autoplay(cabinet, GAME_ID, 1, 10000)
+    assert code != 0 and report["games_completed"] == 0
+    assert report["error"] == f"game '{GAME_ID}' is not installed on this cabinet; choose one of []; {why}"
+
+
 def test_the_result_code_and_side_bet_wins_come_from_the_servers_reply(tmp_path: Path, fake: Any,
                                                                         key: Any) -> None:
     """The cabinet reads neither from the server's record with its own code: what the last reply says

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import select
@@ -133,6 +134,22 @@ def test_user_add_creates_staff_accounts(tmp_path, db_url) -> None:
     assert json.loads(done.stdout)["role"] == "dealer"
     again = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert again.returncode == 2 and "taken" in again.stderr
+
+
+@pytest.mark.parametrize("login", ["x", "bob smith", "a" * 65])
+def test_user_add_refuses_a_login_that_could_never_log_in(tmp_path, db_url, login) -> None:
+    """The login rule is the API's (3 to 64 of A-Z a-z 0-9 . _ @ -): an account made with another
+    login could never log in."""
+    secret = tmp_path / "password"
+    secret.write_text("a staff password\n")
+    done = subprocess.run([sys.executable, "-m", "egm.cli", "server", "user", "add", "--login", login,
+                           "--role", "operator", "--password-file", str(secret), "--db", db_url],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 2 and "A login is 3 to 64" in done.stderr, (done.returncode, done.stderr)
+    db = open_database(db_url)
+    with db.read() as conn:
+        assert conn.execute(select(player_table.c.id).where(player_table.c.login == login)).first() is None
+    db.dispose()
 
 
 def test_every_answer_carries_the_security_headers_and_api_answers_are_not_cached(app) -> None:

@@ -3,6 +3,7 @@ lock after the jurisdiction's `[online] login_failures_lock` failures in a row, 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
@@ -14,6 +15,8 @@ from egm.server.errors import ApiError
 from egm.server.passwords import hash_password, verify_password
 from egm.server.rg import refuse_login, rules_of
 
+LOGIN = r"[A-Za-z0-9._@-]{3,64}"  # what register and login accept (egm/server/api/models.py)
+
 
 def audit(conn: Connection, now: int, kind: str, player_id: int | None, **detail: Any) -> None:
     conn.execute(insert(audit_event).values(at=now, player_id=player_id, kind=kind, detail=detail))
@@ -23,6 +26,9 @@ def create_player(db: Database, login: str, password: str, role: str, now: int) 
     """A new player (or staff member) with an empty account; 409 when the login is taken."""
     if role not in ROLES:
         raise ApiError(400, "bad_role", f"A role is one of {', '.join(ROLES)}, not '{role}'.")
+    if not re.fullmatch(LOGIN, login):  # `egm server user add` comes here without the API's model
+        raise ApiError(400, "bad_login", f"A login is 3 to 64 letters, digits, dots, underscores, @ or "
+                       f"dashes, not '{login}'.")
     password_hash = hash_password(password)  # slow on purpose: outside the transaction
     taken = ApiError(409, "login_taken", f"The login '{login}' is taken; choose another.")
     try:

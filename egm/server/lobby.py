@@ -59,7 +59,7 @@ class Lobby:
                                                for page in pages.load()(game.paytable, "browser")]
         return [*help_pages, {"title": "Unfinished rounds", "lines": [
             f"A round left unfinished for {self.abandoned_round_days} days is completed for you by the "
-            "game's standard play at each remaining step (the same play the game's rules call its house way).",
+            "game's standard play at each remaining step.",
             "Its win is paid to your balance as any win is; a win paid by hand waits for the operator."]}]
 
 

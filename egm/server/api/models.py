@@ -6,6 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
 
+from egm.server.accounts import LOGIN
+
 RequestId = Annotated[StrictStr, Field(min_length=1, max_length=100)]
 
 
@@ -14,7 +16,7 @@ class Body(BaseModel):
 
 
 class Credentials(Body):
-    login: Annotated[StrictStr, Field(min_length=3, max_length=64, pattern=r"^[A-Za-z0-9._@-]+$")]
+    login: Annotated[StrictStr, Field(pattern=f"^{LOGIN}$")]
     password: Annotated[StrictStr, Field(min_length=8, max_length=256)]
 
 

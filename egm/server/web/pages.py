@@ -8,6 +8,7 @@ functions the API answers with, rendered in the player's words."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -92,9 +93,14 @@ def table_module(game_id: str, generic: bool = False) -> str:
     return f"/static/games/{game_id}/table.js"
 
 
+# A path on this server: one leading slash, then no backslash, whitespace or control character (a
+# browser reads a backslash as a slash and drops tabs and newlines: "/<backslash>evil.example" leaves).
+LOCAL_PATH = re.compile(r"/(?![/\\])[^\\\x00-\x20\x7f]*")
+
+
 def safe_next(next_: str) -> str:
     """Where to go after logging in: a path on this server only (never another site)."""
-    return next_ if next_.startswith("/") and not next_.startswith("//") else "/"
+    return next_ if LOCAL_PATH.fullmatch(next_) else "/"
 
 
 @router.get("/", response_class=HTMLResponse)
