@@ -363,7 +363,8 @@ def test_autoplay_needs_the_terminals_id_and_key_with_game_server(tmp_path: Path
 
 # 10 kills here in CI: the issue's 20 are made on a real server (tests/test_cabinet_on_server.py)
 @pytest.mark.parametrize("kills", [pytest.param(10, id="10-kills"),
-                                   pytest.param(200, id="200-kills", marks=pytest.mark.soak)])
+                                   pytest.param(200, id="200-kills",
+                                                marks=[pytest.mark.soak, pytest.mark.timeout(7200)])])
 def test_kill_9_of_the_cabinet_at_random_instants_pays_no_round_twice(tmp_path: Path, fake: Any, key: Any,
                                                                       kills: int) -> None:
     """The cabinet is a separate process on a real HTTP connection, killed at random instants; the
