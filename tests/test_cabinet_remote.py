@@ -380,7 +380,8 @@ def test_autoplay_needs_the_terminals_id_and_key_with_game_server(tmp_path: Path
 
 # 10 kills here in CI: the issue's 20 are made on a real server (tests/test_cabinet_on_server.py)
 @pytest.mark.parametrize("kills", [pytest.param(10, id="10-kills"),
-                                   pytest.param(200, id="200-kills", marks=pytest.mark.soak)])
+                                   pytest.param(200, id="200-kills",
+                                                marks=[pytest.mark.soak, pytest.mark.timeout(7200)])])
 def test_kill_9_of_the_cabinet_at_random_instants_pays_no_round_twice(tmp_path: Path, fake: Any, key: Any,
                                                                       kills: int) -> None:
     """The cabinet is a separate process on a real HTTP connection, killed at random instants; the
@@ -403,20 +404,28 @@ def test_kill_9_of_the_cabinet_at_random_instants_pays_no_round_twice(tmp_path: 
     child = [sys.executable, "-m", "tests.terminal_fake", str(nvram), served.url, str(key_file)]
     pick = random.Random(30)
     try:
+        # The first boot and game, timed: each kill strikes between half a boot and a boot and two
+        # seconds later, so some land in the boot's recovery (the pending request sent again) and
+        # most in play, however loaded the machine (a fixed 0.8 to 3.0 s gave 20 server rounds in 200
+        # kills at a load average of 13: nearly every kill struck a boot).
+        began = time.monotonic()
+        first = subprocess.run([*child, "1"], capture_output=True, text=True, timeout=600)
+        assert first.returncode == 0, first.stderr[-2000:]
+        boot_s = time.monotonic() - began
         for _ in range(kills):
             process = subprocess.Popen([*child, "100000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            time.sleep(pick.uniform(0.8, 3.0))
+            time.sleep(pick.uniform(boot_s / 2, boot_s + 2.0))
             assert process.poll() is None, process.stderr.read().decode()[-2000:]
             process.send_signal(signal.SIGKILL)
             process.wait()
-        done = subprocess.run([*child, "1"], capture_output=True, text=True, timeout=300)
+        done = subprocess.run([*child, "1"], capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr[-2000:]
     finally:
         served.stop()
-    assert len(fake.rounds) > kills // 2  # the kills landed in play, not only in boots
-    assert_reconciled(nvram, fake)
+    assert_reconciled(nvram, fake)  # the money first: it holds however the kills fell
     recall = read_memory(nvram).recall
     assert sorted({g["number"] for g in recall}) == [g["number"] for g in reversed(recall)]  # each once
+    assert len(fake.rounds) > kills // 2  # the kills landed in play, not only in boots
 
 
 def test_a_round_the_server_holds_open_for_another_memory_is_refused_with_a_sentence(

@@ -1,6 +1,6 @@
 """NVRAM fault campaign: damage the wager memory on disk in every way a disk or a person can, then boot it.
 
-    python tools/nvram_faults.py [--trials 100] [--seed 1] [--json]
+    python tools/nvram_faults.py [--trials 100] [--seed 1] [--remote] [--json]
 
 A memory is built with a history (notes in, games staked and won, each transaction logged), and two
 snapshots of its NVRAM directory are kept as a kill -9 leaves it (main files, WAL files, seal): an
@@ -16,6 +16,12 @@ then opens the memory as a boot does, and classifies what the boot did:
 Targets: each copy, both copies, each WAL file, both WAL files, the seal. Faults: a flipped bit, a
 byte set to a random value, truncation, deletion, swapping copy A and copy B, and restoring the
 target from the old snapshot. The target is 0 UNDETECTED and 0 crash. Exit code 1 otherwise.
+
+With --remote the history is a cabinet's that plays on a game server (egm/cabinet/remote_play.py):
+each game is a pending start committed before its request, then coin in committed with the round
+record as the reply arrives, then the settlement; the newest snapshot is taken with a start in
+flight. A boot must also bring back the pending start and the round record exactly (losing the
+pending start would forget a round the server holds; an old one would send a stale request again).
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from egm.cabinet.remote_play import PENDING_START
 from egm.clock import FakeClock
 from egm.memory.copies import COPY_FILES
 from egm.memory.errors import RamError
@@ -39,6 +46,8 @@ from egm.memory.store import WagerMemory
 OUTCOMES = ("repaired", "no effect", "RAM error", "UNDETECTED", "crash")
 HISTORY = 100  # transactions in the memory under test (more than one background checkpoint)
 OLD_AT = 40  # the old snapshot's transaction
+IN_FLIGHT = (PENDING_START, "game")  # records a boot must bring back exactly, with the meters
+REMOTE_NOTES_AT = (1, 35, 68)  # --remote: notes between games (none is taken with a start in flight)
 A, B = COPY_FILES
 TARGETS: dict[str, tuple[str, ...]] = {
     "copy A": (A,),
@@ -63,14 +72,19 @@ def snapshot(src: Path, dst: Path) -> None:
             shutil.copyfile(path, dst / path.name)
 
 
-def build_history(workdir: Path) -> tuple[Path, Path, dict[str, Any]]:
-    """The newest and the old snapshot, and the committed meters the newest one must boot to."""
+def build_history(workdir: Path, remote: bool = False) -> tuple[Path, Path, dict[str, Any]]:
+    """The newest and the old snapshot, and what the newest one must boot to: the committed meters
+    and the records in flight."""
     live = workdir / "live"
     memory = open_memory(live)
+    steps = 0  # --remote: game transactions so far
     for i in range(1, HISTORY + 1):
         with memory.transaction() as tx:
-            if i % 10 == 1:
+            if (i in REMOTE_NOTES_AT) if remote else (i % 10 == 1):
                 tx.meters.add_bill(10000)
+            elif remote:
+                remote_step(tx, steps)
+                steps += 1
             else:
                 tx.meters.add("coin_in", 100)
                 tx.meters.add("current_credits", -100)
@@ -85,9 +99,30 @@ def build_history(workdir: Path) -> tuple[Path, Path, dict[str, Any]]:
             snapshot(live, workdir / "old")
     memory.verify()
     snapshot(live, workdir / "newest")
-    expected = memory.meters.to_record()
+    expected = {"meters": memory.meters.to_record(), **{name: memory.get(name) for name in IN_FLIGHT}}
     memory.close()
     return workdir / "newest", workdir / "old", expected
+
+
+def remote_step(tx: Any, step: int) -> None:
+    """Game transaction `step` of a cabinet on a game server: a start committed before its request,
+    the reply (coin in and the round record together), the settlement. The last one is a start."""
+    number = step // 3 + 1
+    wager = {"bet_credits": 4, "stake_credits": 4, "denom_cents": 25, "side_bets": {}}
+    if step % 3 == 0:
+        tx.set(PENDING_START, {"terminal_id": "cab-1", "game_number": number, "wager": wager,
+                               "request_id": f"cab-1-m-{number}-start", "game_id": "dragon-poker"})
+    elif step % 3 == 1:
+        tx.meters.add("coin_in", 100)
+        tx.meters.add("current_credits", -100)
+        tx.meters.add("games_played", 1)
+        tx.set("game", {"number": number, "wager": wager, "round": {"round_id": f"r{number}", "step_no": 1}})
+        tx.set(PENDING_START, None)
+    else:
+        tx.meters.add("coin_out", 250)
+        tx.meters.add("current_credits", 250)
+        tx.add_recall({"number": number})
+        tx.set("game", None)
 
 
 # --- faults: each changes the files of `target` in the trial directory ------------------------------
@@ -181,7 +216,8 @@ def classify(trial: Path, expected: dict[str, Any]) -> str:
         events = memory.events()
         repairs = [e for e in events if e["kind"] == "memory_repaired"]
         history = next((e for e in events if e["kind"] == "history"), None)
-        exact = memory.meters.to_record() == expected and history is not None
+        exact = memory.meters.to_record() == expected["meters"] and history is not None
+        exact = exact and all(memory.get(name) == expected[name] for name in IN_FLIGHT)
         exact = exact and history["message"] == f"tx {HISTORY}"
     finally:
         memory.close()
@@ -225,9 +261,9 @@ class Campaign:
         }
 
 
-def run_campaign(trials: int, seed: int, workdir: Path) -> Campaign:
+def run_campaign(trials: int, seed: int, workdir: Path, remote: bool = False) -> Campaign:
     rng = random.Random(seed)
-    newest, old, expected = build_history(workdir)
+    newest, old, expected = build_history(workdir, remote)
     counts: dict[tuple[str, str], Counter[str]] = {}
     for fault, target in fault_classes():
         counts[(fault, target)] = Counter()
@@ -244,10 +280,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=100, help="trials per fault class")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--remote", action="store_true", help="a history played on a game server")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        campaign = run_campaign(args.trials, args.seed, Path(tmp))
+        campaign = run_campaign(args.trials, args.seed, Path(tmp), args.remote)
     print(json.dumps(campaign.to_json()) if args.json else campaign.report())
     return 0 if campaign.ok() else 1
 

@@ -1,6 +1,6 @@
 """Kill -9 soak: a cabinet process is killed at random instants, again and again, and its money checked.
 
-    python tools/soak.py [--kills 1000] [--seed 1] [--max-run 3.0] [--json]
+    python tools/soak.py [--kills 1000] [--seed 1] [--max-run 3.0] [--game-server] [--json]
 
 The bill acceptor (ID-003) and the ticket printer (TCL) are wire-protocol simulators served on TCP
 ports by this process, so, like real devices, they outlive each cabinet process: the acceptor's
@@ -31,6 +31,14 @@ After each kill the wager memory is read (read-only, as `egm meters` does) and c
                  between the commit and the paper: the ticket stands as issued and its number stays
                  redeemable, see docs/wager-memory.md) are counted apart.
 An unreconciled pending item is settled by the next cabinet's attendant from the cash-box count.
+
+With --game-server the cabinet plays the catalogue of a real `egm server` that outlives every kill
+(tools/soak_remote.py): the start's pending record, the reply committed with coin in, the boot sending
+the pending request again, the server's hand pays (its limit set to $5.00) are all struck. A third
+aimed window, `start`, strikes within 0.05 s of a start committed and sent. After each kill the
+server's totals for the terminal must equal the cabinet's meters but for what its memory holds in
+flight; at the end a last cabinet settles what is pending and `egm server audit --terminal-meters`
+must find no difference ("server differences" counts the checks that failed).
 Prints `kills, identity breaks, credits lost, credits duplicated, errors`; exit code 1 unless all
 but kills are 0.
 """
@@ -50,6 +58,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from egm.cabinet.remote_play import PENDING_START
 from egm.config import PROJECT_ROOT, CabinetConfig, load_cabinet_config, load_jurisdiction
 from egm.memory.errors import MemoryUnavailable, RamError
 from egm.memory.recovery import read_memory
@@ -59,28 +68,39 @@ from hardware.sim.id003_sim import Id003Simulator
 from hardware.sim.tcl_sim import TclPrinterSimulator
 from hardware.sim.transport import TcpTransport
 
+sys.path.insert(0, str(PROJECT_ROOT))  # run as a script (python tools/soak.py), not only as tools.soak
+from tools.soak_remote import OFFLINE_TILT_S, SoakServer  # noqa: E402
+
 DEV_KEY = PROJECT_ROOT / "keys" / "dev-ed25519.key"
 NOTES = (100, 500, 1000, 2000, 5000, 10000)
 DENOMINATION_CENTS = 25
 CHILD_TIMEOUT_S = 60
 STARTUP_S = 2.5  # about how long a cabinet process takes to import, verify its ROM and boot
 WINDOWS = ("cashout", "handpay")  # the windows aimed kills strike in
+REMOTE_WINDOWS = (*WINDOWS, "start")  # with --game-server: also a start sent and not yet answered
+WINDOW_RECORD = {"cashout": "cashout", "handpay": "handpay", "start": PENDING_START}  # kept while in it
 AIMED_SHARE = 0.2  # of the kills, half at each window
 AIM_HAND_PAY_LIMIT_CENTS = 2000  # an aimed hand-pay run cashes out above this (a setting, kept in memory)
 WINDOW_WAIT_S = 20.0  # how long an aimed kill waits for its window before striking anyway
-STRIKE_WITHIN_S = {"cashout": 0.05, "handpay": 0.3}  # an aimed kill's delay once the window opens
+STRIKE_WITHIN_S = {"cashout": 0.05, "handpay": 0.3, "start": 0.05}  # an aimed kill's delay in the window
 PROGRESS_EVERY = 50  # kills between progress lines
+FINISH_TIMEOUT_S = 900  # the last cabinet of a --game-server soak finishes what the kills left
 
 
 # --- the cabinet process ---------------------------------------------------------------------------
-def child_config(manifest: Path, acceptor_port: str, printer_port: str) -> CabinetConfig:
-    """The shipped cabinet config, every installed game, the devices on the soak's simulators."""
+def child_config(args: argparse.Namespace) -> CabinetConfig:
+    """The shipped cabinet config, every installed game, the devices on the soak's simulators; with
+    --game-server, the games the server's catalogue offers, played on it."""
+    manifest, acceptor_port, printer_port = Path(args.manifest), args.acceptor, args.printer
     base = load_cabinet_config().model_dump()
     base["denomination_cents"] = DENOMINATION_CENTS
     base["player_denominations_cents"] = []  # the soak plays the accounting denomination only
     base["rom"] = {"manifest": str(manifest), "trusted_keys": [str(DEV_KEY.with_suffix(".pub"))]}
     base["devices"]["bill_acceptor"] = {"backend": "serial", "protocol": "id003", "port": acceptor_port}
     base["devices"]["printer"] = {"backend": "serial", "protocol": "tcl", "port": printer_port}
+    if args.server_url:
+        base["game_server"] = {"url": args.server_url, "terminal_id": args.terminal_id,
+                               "private_key": args.terminal_key, "offline_tilt_s": OFFLINE_TILT_S}
     return CabinetConfig.model_validate(base)
 
 
@@ -88,12 +108,14 @@ def run_child(args: argparse.Namespace) -> int:
     """One cabinet: boot, settle what the attendant was asked to, then play until killed.
 
     With `--aim cashout` or `--aim handpay` it cashes out as soon as it can (at the lowered hand-pay
-    limit for a hand pay) and writes the window's name to the `window` file on entering it.
+    limit for a hand pay) and writes the window's name to the `window` file on entering it; with
+    `--aim start` (on a game server) it starts games only, and writes `start` while a start is sent
+    and not yet answered. With `--finish` it settles what is pending, then exits 0 (no new game).
     """
     from egm.cabinet import build_cabinet
     from egm.events import CashOut, ChangeSetting, Key, KeyTurned, PlayerDecision, ReconcileBill, StartGame
 
-    config = child_config(Path(args.manifest), args.acceptor, args.printer)
+    config = child_config(args)
     cabinet = build_cabinet(config, Path(args.nvram))
     cabinet.boot()
     if args.reconcile:
@@ -113,9 +135,17 @@ def run_child(args: argparse.Namespace) -> int:
     while True:
         cabinet.poll_devices()
         state = cabinet.state
-        if args.aim and state == args.aim and not window.exists():
-            window.write_text(state)  # the aimed kill strikes from here
-        if state == "handpay":
+        starting = cabinet.memory is not None and cabinet.memory.get(PENDING_START) is not None
+        in_window = state == args.aim or (args.aim == "start" and starting)
+        if in_window and not window.exists():
+            window.write_text(args.aim)  # the aimed kill strikes from here
+        if cabinet.waiting_for_server():  # a start or a decision is on its way to the game server
+            cabinet.game_server.wait(0.01)
+        elif args.finish and state == "attract" and cabinet.round is None:
+            if not any(cabinet.memory.get(kind) for kind in ("game", "bill", "cashout", "handpay")):
+                return 0  # nothing is left pending
+            time.sleep(0.01)
+        elif state == "handpay":
             if args.aim == "handpay":
                 time.sleep(rng.uniform(0.05, 0.3))  # the attendant walks over
             cabinet.handle(KeyTurned(Key.ATTENDANT, True))
@@ -131,11 +161,14 @@ def run_child(args: argparse.Namespace) -> int:
             aimed = (args.aim == "cashout" and cabinet.credits_cents > 0) or (
                 args.aim == "handpay" and cabinet.credits_cents >= limit
             )
-            if roll < 0.002 and not args.aim:
+            starts = args.aim in ("", "start")
+            if args.finish:
+                time.sleep(0.01)
+            elif roll < 0.002 and not args.aim:
                 cabinet.handle(KeyTurned(Key.OPERATOR, True))
             elif aimed or cabinet.credits_cents >= limit or (roll < 0.003 and cabinet.credits_cents > 0):
                 cabinet.handle(CashOut())  # a ticket, or a hand pay at the limit
-            elif cabinet.credits_cents >= stake * DENOMINATION_CENTS and roll < 0.2 and not args.aim:
+            elif cabinet.credits_cents >= stake * DENOMINATION_CENTS and roll < 0.2 and starts:
                 cabinet.handle(StartGame(game_id))
             else:
                 time.sleep(0.01)  # waiting for the customer's notes
@@ -151,6 +184,7 @@ class Tally:
     credits_lost: int = 0  # cents, at the worst check
     credits_duplicated: int = 0  # cents, at the worst check
     errors: int = 0
+    server_differences: int = 0  # with --game-server: checks at which the server's totals disagreed
     notes_inserted: int = 0
     tickets_inserted: int = 0
     acceptor_power_cuts: int = 0
@@ -158,7 +192,7 @@ class Tally:
     games_played: int = 0
     caught: dict[str, int] = field(default_factory=dict)  # what each kill interrupted, by kind
     windows: dict[str, dict[str, int]] = field(  # per window: kills aimed, landed in it, problems after
-        default_factory=lambda: {w: {"aimed": 0, "landed": 0, "problems": 0} for w in WINDOWS}
+        default_factory=lambda: {w: {"aimed": 0, "landed": 0, "problems": 0} for w in REMOTE_WINDOWS}
     )
     tickets_unprinted: int = 0  # issued (a kill between the commit and the paper): stand as issued
     problems: list[str] = field(default_factory=list)
@@ -172,11 +206,12 @@ class Tally:
     def window_lines(self) -> list[str]:
         return [
             f"window {name}: {w['aimed']} kills aimed, {w['landed']} landed in it, {w['problems']} problems"
-            for name, w in self.windows.items()
+            for name, w in self.windows.items() if name in WINDOWS or w["aimed"]
         ]
 
     def ok(self) -> bool:
-        return not (self.identity_breaks or self.credits_lost or self.credits_duplicated or self.errors)
+        return not (self.identity_breaks or self.credits_lost or self.credits_duplicated or self.errors
+                    or self.server_differences)
 
 
 @dataclass
@@ -193,6 +228,8 @@ class Soak:
     reconcile: str = ""
     stop: bool = False  # set by SIGTERM: finish this kill, then report what was done
     kill_context: str = ""  # how the last kill struck, for the problems it shows
+    game_server: bool = False  # the cabinet plays its rounds on a game server (tools/soak_remote.py)
+    server: SoakServer | None = None
 
     @property
     def nvram(self) -> Path:
@@ -202,21 +239,56 @@ class Soak:
         manifest = self.workdir / "rom" / "manifest.json"
         write_manifest(manifest, PROJECT_ROOT)
         sign_manifest(manifest, DEV_KEY)
-        with TcpTransport(self.acceptor) as acceptor_port, TcpTransport(self.printer) as printer_port:
-            for _ in range(kills):
-                aim = self.rng.choice(WINDOWS) if self.rng.random() < AIMED_SHARE else ""
-                argv = [
-                    sys.executable, "-m", "tools.soak", "--child", "--nvram", str(self.nvram),
-                    "--manifest", str(manifest), "--acceptor", acceptor_port.port,
-                    "--printer", printer_port.port, "--seed", str(self.rng.randrange(2**32)),
-                    "--reconcile", self.reconcile, "--aim", aim,
-                ]  # fmt: skip
-                self.one_kill(argv, aim)
-                if self.tally.errors or self.stop:
-                    break
-                if self.tally.kills % PROGRESS_EVERY == 0:
-                    print(self.tally.line(), flush=True)
+        windows = REMOTE_WINDOWS if self.game_server else WINDOWS
+        if self.game_server:
+            self.server = SoakServer(self.workdir).start()
+        try:
+            with TcpTransport(self.acceptor) as acceptor_port, TcpTransport(self.printer) as printer_port:
+                def argv(aim: str) -> list[str]:
+                    return [
+                        sys.executable, "-m", "tools.soak", "--child", "--nvram", str(self.nvram),
+                        "--manifest", str(manifest), "--acceptor", acceptor_port.port,
+                        "--printer", printer_port.port, "--seed", str(self.rng.randrange(2**32)),
+                        "--reconcile", self.reconcile, "--aim", aim,
+                        *(self.server.child_args() if self.server else []),
+                    ]  # fmt: skip
+
+                for _ in range(kills):
+                    aim = self.rng.choice(windows) if self.rng.random() < AIMED_SHARE else ""
+                    self.one_kill(argv(aim), aim)
+                    if self.tally.errors or self.stop:
+                        break
+                    if self.tally.kills % PROGRESS_EVERY == 0:
+                        print(self.tally.line(), flush=True)
+                if self.server and not self.tally.errors:
+                    self.finish(argv(""))
+        finally:
+            if self.server:
+                self.server.stop()
         return self.tally
+
+    def finish(self, argv: list[str]) -> None:
+        """The last cabinet settles what the kills left; then the server's books and its totals for
+        the terminal must match the cabinet's meters exactly (`egm server audit --terminal-meters`)."""
+        assert self.server is not None
+        self.kill_context = "the last cabinet, after every kill"
+        env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
+        try:
+            done = subprocess.run([*argv, "--finish"], cwd=PROJECT_ROOT, env=env, capture_output=True,
+                                  text=True, timeout=FINISH_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.problem(f"the last cabinet did not settle what was pending in {FINISH_TIMEOUT_S} s")
+            self.tally.errors += 1
+            return
+        if done.returncode != 0:
+            self.problem(f"the last cabinet exited with {done.returncode}: {done.stderr[-2000:]}")
+            self.tally.errors += 1
+            return
+        self.check()
+        audit = self.server.audit(self.nvram)
+        if audit:
+            self.problem(f"egm server audit --terminal-meters: {audit}")
+            self.tally.server_differences += 1
 
     def one_kill(self, argv: list[str], aim: str = "") -> None:
         env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
@@ -267,7 +339,7 @@ class Soak:
         if aim:
             tally = self.tally.windows[aim]
             tally["aimed"] += 1
-            tally["landed"] += aim in pending
+            tally["landed"] += WINDOW_RECORD[aim] in pending
             tally["problems"] += len(self.tally.problems) - problems
 
     def customer(self, *, notes_only: bool = False) -> None:
@@ -296,10 +368,15 @@ class Soak:
             return set()
         records = content.records
         meters = Meters.from_record(records["meters"])
-        pending = {kind for kind in ("game", "bill", "cashout", "handpay") if records.get(kind) is not None}
+        pending = {kind for kind in ("game", "bill", "cashout", "handpay", PENDING_START)
+                   if records.get(kind) is not None}
         for kind in pending:
             self.tally.caught[kind] = self.tally.caught.get(kind, 0) + 1
         self.check_identity(meters, records, content.recall)
+        if self.server is not None:
+            for problem in self.server.check(meters, records):
+                self.tally.server_differences += 1
+                self.problem(problem)
         for vn, ticket in content.tickets.items():
             self.ticket_amounts[vn] = ticket["amount_cents"]
         if self.check_cash_box(meters, records.get("bill")):  # the first money problem: what led to it
@@ -355,20 +432,26 @@ def main(argv: list[str] | None = None) -> int:
         "--max-run", type=float, default=3.0, help="longest a cabinet runs before its kill (s)"
     )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--game-server", action="store_true",
+        help="the cabinet plays its rounds on a real egm server (tools/soak_remote.py), checked at each kill",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
-    for name in ("--nvram", "--manifest", "--acceptor", "--printer", "--reconcile", "--aim"):
+    parser.add_argument("--finish", action="store_true", help=argparse.SUPPRESS)
+    for name in ("--nvram", "--manifest", "--acceptor", "--printer", "--reconcile", "--aim", "--server-url",
+                 "--terminal-id", "--terminal-key"):
         parser.add_argument(name, default="", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         return run_child(args)
     with tempfile.TemporaryDirectory() as tmp:
-        soak = Soak(Path(tmp), random.Random(args.seed), args.max_run)
+        soak = Soak(Path(tmp), random.Random(args.seed), args.max_run, game_server=args.game_server)
         signal.signal(signal.SIGTERM, lambda *_: setattr(soak, "stop", True))
         tally = soak.run(args.kills)
     if args.json:
         print(json.dumps(asdict(tally)))
     else:
-        print(tally.line())
+        print(tally.line() + (f", server differences {tally.server_differences}" if args.game_server else ""))
         print(
             f"({tally.games_played} games played, {tally.notes_inserted} notes and {tally.tickets_inserted} "
             f"tickets inserted, {tally.acceptor_power_cuts} acceptor power cuts, {tally.reconciled} "
