@@ -222,8 +222,10 @@ def test_property_refusals_name_seats_and_board_money_in_player_words() -> None:
 # line), so it is written once in sentence case: a capital first letter (or a quoted value the player
 # gave), a full stop at the end, and never a sentence in capitals (a control's name, PLAY or HOUSE WAY,
 # may stand in capitals inside it).
-REFUSALS = {"DecisionRefused", "Refused", "WagerRefused", "IllegalMove", "IllegalPlay", "IllegalPlacement"}
-SOURCES = ("egm/games", "egm/play")
+# the refusal calls, each with the index of its sentence argument (the cabinet's `_refuse(event, reason)`)
+REFUSALS = {"DecisionRefused": 0, "Refused": 0, "WagerRefused": 0, "IllegalMove": 0, "IllegalPlay": 0,
+            "IllegalPlacement": 0, "_refuse": 1}
+SOURCES = ("egm/games", "egm/play", "egm/cabinet")
 DECISION_KINDS = ("place", "play", "pass", "exchange", "swap_joker", "designate", "set", "house_way", "roll",
                   "jail", "buy", "bid", "build", "sell_building", "mortgage", "unmortgage", "trade", "auto")
 NONSENSE = {"row": "x", "col": -1, "card": 7, "tiles": "x", "placements": 3, "space": 99, "seat": 1,
@@ -259,9 +261,9 @@ def literal_refusals() -> list[tuple[str, str, str]]:
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 name = getattr(node, "func", None)
                 name = getattr(name, "id", getattr(name, "attr", None))
-                if not isinstance(node, ast.Call) or name not in REFUSALS or not node.args:
+                if not isinstance(node, ast.Call) or name not in REFUSALS or len(node.args) <= REFUSALS[name]:
                     continue
-                arg = node.args[0]
+                arg = node.args[REFUSALS[name]]
                 parts = [arg] if isinstance(arg, ast.Constant) else getattr(arg, "values", None)
                 if not parts:
                     continue
@@ -271,9 +273,10 @@ def literal_refusals() -> list[tuple[str, str, str]]:
     return found
 
 
-def test_every_refusal_written_in_the_games_source_is_a_sentence() -> None:
+def test_every_refusal_written_in_the_games_and_the_cabinets_source_is_a_sentence() -> None:
     found = literal_refusals()
-    assert len(found) > 100  # every game's refusals are read, not an empty walk
+    assert len(found) > 120  # every game's and the cabinet's refusals are read, not an empty walk
+    assert any(where.startswith("egm/cabinet/") for where, _, _ in found)
     broken = [(where, first, last) for where, first, last in found
               if first[:1].islower() or (last and not last.endswith((".", "?", "!")))]
     assert broken == []
