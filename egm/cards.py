@@ -35,7 +35,7 @@ class Card:
         if text == JOKER_TEXT:
             return cls(JOKER_INDICES[0])
         if len(text) != 2 or text[0] not in RANKS or text[1] not in SUITS:
-            raise ValueError(f"'{text}' is not a card: write rank (23456789TJQKA) then suit (cdhs), or JK")
+            raise ValueError(f"'{text}' is not a card: write rank (23456789TJQKA) then suit (cdhs), or JK.")
         return cls(RANKS.index(text[0]) * 4 + SUITS.index(text[1]))
 
     @property

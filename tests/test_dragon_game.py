@@ -103,16 +103,16 @@ def test_decisions_in_the_wrong_step_are_refused(game: DragonPoker) -> None:
 
 
 @pytest.mark.parametrize("front,middle,reason", [
-    (["As", "Ah", "Ad"], ["Kc", "Kd", "Qs", "Qh", "9c"], "foul: the back .* must beat or equal the middle"),
+    (["As", "Ah", "Ad"], ["Kc", "Kd", "Qs", "Qh", "9c"], "Foul: the back .* must beat or equal the middle"),
     (["Kc", "Kd", "2d"], ["9c", "8d", "7h", "5s", "4c"],
-     "foul: the middle \\(Nine High\\) must beat or equal the front \\(Pair of Kings\\)"),
-    (["9c", "8d", "9c"], ["Kc", "Kd", "Qs", "Qh", "5s"], "card 9c is used twice"),
-    (["9c", "8d", "7h"], ["Kc", "Kd", "Qs", "Qh", "Jc"], "card Jc is not in the player hand"),
-    (["9c", "8d", "JK"], ["Kc", "Kd", "Qs", "Qh", "5s"], "card JK is not in the player hand"),
-    (["9c", "8d"], ["Kc", "Kd", "Qs", "Qh", "5s"], "the front takes exactly 3 cards"),
-    (["9c", "8d", "7h"], "Kc Kd Qs Qh 5s", "the middle takes exactly 5 cards"),
+     "Foul: the middle \\(Nine High\\) must beat or equal the front \\(Pair of Kings\\)"),
+    (["9c", "8d", "9c"], ["Kc", "Kd", "Qs", "Qh", "5s"], "Card 9c is used twice"),
+    (["9c", "8d", "7h"], ["Kc", "Kd", "Qs", "Qh", "Jc"], "Card Jc is not in the player hand"),
+    (["9c", "8d", "JK"], ["Kc", "Kd", "Qs", "Qh", "5s"], "Card JK is not in the player hand"),
+    (["9c", "8d"], ["Kc", "Kd", "Qs", "Qh", "5s"], "The front takes exactly 3 cards"),
+    (["9c", "8d", "7h"], "Kc Kd Qs Qh 5s", "The middle takes exactly 5 cards"),
     (["9c", "8d", "7x"], ["Kc", "Kd", "Qs", "Qh", "5s"], "'7x' is not a card"),
-    (["9c", "8d", "7h"], None, "set takes the 'front' \\(3 cards\\) and the 'middle'"),
+    (["9c", "8d", "7h"], None, "A 'set' takes the 'front' \\(3 cards\\) and the 'middle'"),
 ])
 def test_bad_settings_are_refused_with_the_rule(game: DragonPoker, front: list, middle: object,
                                                   reason: str) -> None:
@@ -122,7 +122,7 @@ def test_bad_settings_are_refused_with_the_rule(game: DragonPoker, front: list, 
     args = {"front": front, "middle": middle} if middle is not None else {"front": front}
     with pytest.raises(DecisionRefused, match=reason):
         round_.decide(Decision("set", args))
-    with pytest.raises(DecisionRefused, match="house_way takes no arguments"):
+    with pytest.raises(DecisionRefused, match="'house_way' takes no arguments"):
         round_.decide(Decision("house_way", {"front": front}))
     assert round_.to_record() == before and round_.step == "set"
 
@@ -131,14 +131,14 @@ def test_a_card_of_another_hand_is_refused(game: DragonPoker) -> None:
     round_ = round_from(game, deck_with(FOUL_HAND))
     round_.decide(Decision("designate", {"player": "B", "dealer": "A", "dragon": "C"}))
     player = [str(c) for c in round_.dealt.hands["B"]]
-    with pytest.raises(DecisionRefused, match="card As is not in the player hand"):
+    with pytest.raises(DecisionRefused, match="Card As is not in the player hand"):
         round_.decide(Decision("set", {"front": ["As", *player[:2]], "middle": player[2:7]}))
 
 
 def test_a_good_setting_and_jokers_by_name(game: DragonPoker) -> None:
     round_ = round_from(game, deck_with("JK JK As Ah Ad Kc Kd Qs Qh 9c 8d 7h 2d"))
     round_.decide(DESIGNATE)
-    with pytest.raises(DecisionRefused, match="card JK is used twice"):
+    with pytest.raises(DecisionRefused, match="Card JK is used twice"):
         round_.decide(Decision("set", {"front": ["JK", "JK", "9c"],
                                        "middle": ["JK", "Kd", "Qs", "Qh", "2d"]}))
     round_.decide(Decision("set", {"front": ["9c", "8d", "7h"], "middle": ["JK", "Kc", "Kd", "Qs", "Qh"]}))

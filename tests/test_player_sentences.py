@@ -6,6 +6,7 @@ seat can reach it, its table), and nothing moves."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections.abc import Callable
@@ -13,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from egm.config import PROJECT_ROOT as ROOT
+from egm.games import descriptor_of, descriptors
 from egm.games.base import Decision, DecisionRefused
 from egm.games.poker_tiles.game import PokerTiles, PokerTilesRound
 from egm.games.poker_tiles.table import IllegalMove, Table
@@ -21,6 +24,7 @@ from egm.games.prism_words.game import PrismWords, PrismWordsRound
 from egm.games.property.game import PropertyGame, PropertyRound
 from egm.games.property.paytable import PropertyRules, example_rules
 from egm.rng import Rng
+from egm.rom import load_paytable
 from tests.prism_support import example_paytable
 from tests.property_support import shipped_paytable
 from tests.tiles_support import LAYOUT, code, paytable, put, stacked_pool, tiles
@@ -211,3 +215,88 @@ def test_property_refusals_name_seats_and_board_money_in_player_words() -> None:
     for sentence in (property_refusal(round_, "roll", seat=1), property_refusal(round_, "roll", seat=7)):
         assert sentence.startswith("You decide for YOU only; ")
         assert_player_words(sentence)
+
+
+# --- The one rule for every refusal ----------------------------------------------------------------
+# A refusal is shown as written, by the cabinet (its red notice) and by the browser (the table's status
+# line), so it is written once in sentence case: a capital first letter (or a quoted value the player
+# gave), a full stop at the end, and never a sentence in capitals (a control's name, PLAY or HOUSE WAY,
+# may stand in capitals inside it).
+# the refusal calls, each with the index of its sentence argument (the cabinet's `_refuse(event, reason)`)
+REFUSALS = {"DecisionRefused": 0, "Refused": 0, "WagerRefused": 0, "IllegalMove": 0, "IllegalPlay": 0,
+            "IllegalPlacement": 0, "_refuse": 1}
+SOURCES = ("egm/games", "egm/play", "egm/cabinet")
+DECISION_KINDS = ("place", "play", "pass", "exchange", "swap_joker", "designate", "set", "house_way", "roll",
+                  "jail", "buy", "bid", "build", "sell_building", "mortgage", "unmortgage", "trade", "auto")
+NONSENSE = {"row": "x", "col": -1, "card": 7, "tiles": "x", "placements": 3, "space": 99, "seat": 1,
+            "front": "x", "hands": 2, "amount": "x", "give": 4, "with": 9, "block": "x", "face": "up"}
+
+
+def refusal_problem(sentence: str) -> str | None:
+    """Why `sentence` breaks the rule, or None."""
+    letters = [c for c in sentence if c.isalpha()]
+    if sentence[:1].islower():
+        return "starts in lower case"
+    if not sentence.endswith((".", "?", "!")):
+        return "has no full stop"
+    if sum(c.isupper() for c in letters) > sum(c.islower() for c in letters):
+        return "is in capitals"
+    return None
+
+
+def test_the_rule_tells_a_sentence_from_a_fragment_and_a_shout() -> None:
+    assert refusal_problem("The square at row 4, column 7 holds a tile; choose an empty square.") is None
+    assert refusal_problem("'xx' is not a card: write rank then suit.") is None
+    assert refusal_problem("the game is over.") == "starts in lower case"
+    assert refusal_problem("The game is over") == "has no full stop"
+    assert refusal_problem("WAITING FOR THE GAME SERVER: it has not answered yet.") == "is in capitals"
+
+
+def literal_refusals() -> list[tuple[str, str, str]]:
+    """(where, first piece, last piece) of every refusal whose sentence is written in the source: the
+    constant text at its start and its end ("" where a value stands there)."""
+    found = []
+    for folder in SOURCES:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                name = getattr(node, "func", None)
+                name = getattr(name, "id", getattr(name, "attr", None))
+                if not isinstance(node, ast.Call) or name not in REFUSALS or len(node.args) <= REFUSALS[name]:
+                    continue
+                arg = node.args[REFUSALS[name]]
+                parts = [arg] if isinstance(arg, ast.Constant) else getattr(arg, "values", None)
+                if not parts:
+                    continue
+                text = [p.value if isinstance(p, ast.Constant) and isinstance(p.value, str) else ""
+                        for p in (parts[0], parts[-1])]
+                found.append((f"{path.relative_to(ROOT)}:{node.lineno}", *text))
+    return found
+
+
+def test_every_refusal_written_in_the_games_and_the_cabinets_source_is_a_sentence() -> None:
+    found = literal_refusals()
+    assert len(found) > 120  # every game's and the cabinet's refusals are read, not an empty walk
+    assert any(where.startswith("egm/cabinet/") for where, _, _ in found)
+    broken = [(where, first, last) for where, first, last in found
+              if first[:1].islower() or (last and not last.endswith((".", "?", "!")))]
+    assert broken == []
+
+
+@pytest.mark.parametrize("game_id", list(descriptors()))
+def test_every_games_refusals_of_nonsense_are_sentences(game_id: str) -> None:
+    """Each game refuses decisions it does not take, and arguments that are no arguments, in
+    sentences that keep the rule (the wrapped refusals of its engine and of the card parser too)."""
+    paytable = load_paytable(ROOT / "paytables" / f"{game_id}.toml")
+    game = descriptor_of(game_id).game.load()(paytable)
+    round_ = game.new_round(game.default_wager(1), Rng.from_seed(7), {})
+    sentences = set()
+    for kind in DECISION_KINDS:
+        for args in ({}, NONSENSE, {key: [value] for key, value in NONSENSE.items()}):
+            try:
+                round_.decide(Decision(kind, args))
+            except DecisionRefused as refused:
+                sentences.add(str(refused))
+            else:  # taken: a fresh round for the next nonsense
+                round_ = game.new_round(game.default_wager(1), Rng.from_seed(7), {})
+    assert len(sentences) >= 3, sentences
+    assert {s: refusal_problem(s) for s in sentences if refusal_problem(s)} == {}

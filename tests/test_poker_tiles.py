@@ -283,7 +283,7 @@ def test_refuses_a_move_out_of_turn_and_after_the_end(opened: Table) -> None:
     refused(opened, "It is the machine's turn; wait for your turn", opened.play, 0, tiles("5 6 9h"))
     refused(opened, "the machine's turn", opened.pass_turn, 0)
     opened.finished = True
-    refused(opened, "the game is over", opened.pass_turn, 1)
+    refused(opened, "The game is over", opened.pass_turn, 1)
 
 
 def test_refuses_anything_but_a_play_on_the_first_turn() -> None:

@@ -102,7 +102,7 @@ def test_after_the_end_every_decision_is_refused() -> None:
     round_ = new_round(3)
     while not round_.finished:
         round_.decide(round_.reference_decision())
-    with pytest.raises(DecisionRefused, match="the game is over"):
+    with pytest.raises(DecisionRefused, match="The game is over"):
         round_.decide(Decision("pass"))
 
 

@@ -288,10 +288,10 @@ def test_refusals_name_the_rule() -> None:
     assert "HENCE" not in refusal(table, 0, placements(table, 0, "HENCE", 0, 0, False, hence))
     assert "centre pocket" in refusal(table, 0, placements(table, 0, "HENCE", 0, 0, False, hence))
     short = placements(table, 0, "HEN", 6, 7, False, hence[:3])
-    assert refusal(table, 0, short) == "the first word has 3 letters; it needs at least 4"
+    assert refusal(table, 0, short) == "The first word has 3 letters; it needs at least 4."
     bad = placements(table, 0, "HENCE", 6, 7, False, hence)
     bad[3] = Placement(9, 7, bad[3].block, 0, LETTERS.index("E"))  # E1.C4's left face: HENEE
-    assert refusal(table, 0, bad) == "HENEE is not in the lexicon; every word formed must be a listed word"
+    assert refusal(table, 0, bad) == "HENEE is not in the lexicon; every word formed must be a listed word."
     stranger = [Placement(7, 7, block_index("Z9.A1"), 0, 25)]
     assert refusal(table, 0, stranger) == "The Z/A block is not in your rack; play blocks from the rack."
     assert "turn" in refusal(table, 1, placements(table, 1, "WHIT", 7, 7, True,
@@ -338,7 +338,7 @@ def test_the_end_adjustments() -> None:
     losses = [sum(shipped_blocks()[b].numeral_sum for b in rack) for rack in table.racks]
     assert table.end_adjustments == [-losses[0], -losses[1]]
     assert table.scores == [11 - losses[0], -losses[1]]
-    with pytest.raises(IllegalPlay, match="the game is over"):
+    with pytest.raises(IllegalPlay, match="The game is over"):
         table.pass_turn(0)
 
 

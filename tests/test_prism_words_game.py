@@ -110,12 +110,12 @@ def test_bad_input_is_refused_with_a_sentence(game: PrismWords) -> None:
     round_ = customer_first(game)
     rack = round_.table.racks[0]
     blocks = game.book.blocks
-    assert refused(round_, Decision("play", {"placements": []})).startswith("a play needs 'placements'")
+    assert refused(round_, Decision("play", {"placements": []})).startswith("A play needs 'placements'")
     plain = [b for b in rack if not blocks[b].has_star]
     word = "".join("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[blocks[b].left] for b in plain[:4])
     assert not game.book.lexicon.contains(word)
     message = refused(round_, play([place(7, 7 + i, b) for i, b in enumerate(plain[:4])]))
-    assert message == f"{word} is not in the lexicon; every word formed must be a listed word"
+    assert message == f"{word} is not in the lexicon; every word formed must be a listed word."
     assert "centre pocket" in refused(round_, Decision("play", {"placements": [place(0, i, b) for i, b in
                                                                                 enumerate(rack[:4])]}))
     assert "at least 4" in refused(round_, Decision("play", {"placements": [place(7, 7 + i, b) for i, b in
@@ -142,7 +142,7 @@ def test_a_play_not_connected_and_after_the_end(game: PrismWords) -> None:
     message = refused(round_, Decision("play", {"placements": far}))
     assert "not connected" in message or "not in the lexicon" in message
     play_out(round_)
-    assert refused(round_, Decision("pass")) == "the game is over; no move is taken after the end"
+    assert refused(round_, Decision("pass")) == "The game is over; no move is taken after the end."
 
 
 def test_exchange_and_pass_are_decisions(game: PrismWords) -> None:

@@ -113,7 +113,7 @@ def test_building_needs_the_whole_group_unmortgaged_and_goes_evenly() -> None:
         t.build(0, ORIENTAL)
     t.mortgaged[VERMONT] = False
     t.build(0, ORIENTAL)
-    with pytest.raises(Refused, match="build evenly"):
+    with pytest.raises(Refused, match="Build evenly"):
         t.build(0, ORIENTAL)
     cash, houses = t.seats[0].cash, list(t.houses)
     with pytest.raises(Refused):
@@ -171,7 +171,7 @@ def test_selling_buildings_back_pays_half_and_goes_evenly() -> None:
     t.build(0, MED)
     t.build(0, BALTIC)
     t.build(0, MED)
-    with pytest.raises(Refused, match="sell evenly"):
+    with pytest.raises(Refused, match="Sell evenly"):
         t.sell_building(0, BALTIC)
     t.sell_building(0, MED)
     assert t.seats[0].cash == 1500 - 150 + 25 and t.houses[MED] == 1

@@ -72,7 +72,7 @@ def test_building_unevenly_or_without_the_group_or_on_mortgaged_land_is_refused(
     table.mortgaged[BALTIC] = False
     round_.decide(Decision("build", {"space": MED}))
     assert table.houses[MED] == 1
-    refused(round_, "build", "build evenly", space=MED)
+    refused(round_, "build", "Build evenly", space=MED)
     refused(round_, "mortgage", "sell them to the Bank before mortgaging", space=MED)
     refused(round_, "build", "whole-number index", space="Mediterranean")
     refused(round_, "build", "not yours", space=ORIENTAL)
@@ -98,7 +98,7 @@ def test_a_trade_with_buildings_or_titles_not_held_is_refused_and_a_fair_one_acc
     round_ = at_turn()
     table = round_.table
     table.owner[ORIENTAL] = 0
-    refused(round_, "trade", "buildings are never traded", **{"with": 1, "give": [ORIENTAL], "get": [],
+    refused(round_, "trade", "Buildings are never traded", **{"with": 1, "give": [ORIENTAL], "get": [],
                                                               "cash": 0, "buildings": [ORIENTAL]})
     refused(round_, "trade", "not the machine's title", **{"with": 1, "give": [], "get": [BOARDWALK],
                                                            "cash": 0})
@@ -121,7 +121,7 @@ def test_decisions_out_of_turn_or_of_the_wrong_kind_are_refused() -> None:
     refused(round_, "use_card", "not a decision now")
     while not round_.finished:
         round_.decide(round_.reference_decision())
-    refused(round_, "roll", "the game is over")
+    refused(round_, "roll", "The game is over")
 
 
 def in_jail(seed: int) -> PropertyRound | None:

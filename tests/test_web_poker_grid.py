@@ -135,9 +135,9 @@ def test_a_round_of_poker_grid_by_drag_tap_and_auto(browser: Any, web_server: An
                     if table["board"][r][c] == "" and [r, c] not in table["legal"])
     drag(page, size, hand_cards(page).first, square(page, row, col))
     said.filter(has_text="is not next to a card on the board").wait_for()
-    assert said.text_content() == (f"the square at row {row + 1}, column {col + 1} is not next to a card on "
+    assert said.text_content() == (f"The square at row {row + 1}, column {col + 1} is not next to a card on "
                                    "the board; place the card side by side or end to end with a card already "
-                                   "played (not diagonally)")
+                                   "played (not diagonally).")
     square(page, row, col).wait_for()  # empty again
     page.wait_for_function("() => !document.querySelector('.pb-piece.lifted')")
     assert hand_cards(page).count() == 5

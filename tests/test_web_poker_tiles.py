@@ -127,9 +127,9 @@ def test_a_round_of_poker_tiles_by_hand_then_auto(browser: Any, web_server: Any,
     assert rack(page).count() == 4
     page.get_by_role("button", name="PLAY TILES").click()
     said = page.locator("#say")
-    sentence = "a play must build on the board: place tiles next to a tile already played"
+    sentence = "A play must build on the board: place tiles next to a tile already played."
     if table["first_play"]:
-        sentence = "the first play must be a hand of 2 to 5 tiles inside the starting area"
+        sentence = "The first play must be a hand of 2 to 5 tiles inside the starting area."
     said.filter(has_text=sentence).wait_for()
     assert said.text_content() == sentence
     page.wait_for_function("() => document.querySelectorAll('.pb-piece').length === 5")

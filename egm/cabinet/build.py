@@ -248,8 +248,8 @@ class Cabinet(PlayPart, RemotePlayPart, CreditInPart, CashOutPart, ServicePart, 
             return ACCEPTED
         function = self.config.devices.button_panel.function_of(event.button)
         if function is None:
-            return self._refuse(event, f"the panel button '{event.button}' has no function; map it in "
-                                       "[devices.button_panel] buttons")
+            return self._refuse(event, f"The panel button '{event.button}' has no function; map it in "
+                                       "[devices.button_panel] buttons.")
         if self.display_attached:
             self._panel_presses.append(function)
             return ACCEPTED
@@ -257,7 +257,7 @@ class Cabinet(PlayPart, RemotePlayPart, CreditInPart, CashOutPart, ServicePart, 
             return self._cash_out(CashOut())
         if function == "deal":
             return self._start_game(StartGame())
-        return self._refuse(event, f"the {function} button works only with the display")
+        return self._refuse(event, f"The {function} button works only with the display.")
 
     def take_panel_presses(self) -> list[str]:
         """The panel functions pressed since the display last asked, in order."""

@@ -28,7 +28,7 @@ class CashOutPart(CabinetPart):
         assert memory is not None
         amount = self.credits_cents
         if amount <= 0:
-            return self._refuse(event, "there are no credits to cash out")
+            return self._refuse(event, "There are no credits to cash out.")
         if requires_hand_pay(amount, self.jurisdiction.hand_pay_limit_cents):
             if not self._commit(
                 lambda tx: (
@@ -40,7 +40,7 @@ class CashOutPart(CabinetPart):
             self.machine.trigger("cash_out_handpay")
             return Result(True, "hand pay: call an attendant")
         if not self.devices.printer.ready():
-            return self._refuse(event, "the ticket printer is not ready; call an attendant")
+            return self._refuse(event, "The ticket printer is not ready; call an attendant.")
         if self._host_numbers_tickets():
             return self._request_validation(amount)
         if not self._print_cash_out_ticket(amount):
@@ -95,7 +95,7 @@ class CashOutPart(CabinetPart):
         pending = self.memory.get("cashout") if self.memory else None
         if pending is None or pending["validation_number"] != event.validation_number:
             return self._refuse(
-                event, f"printer confirmed ticket {event.validation_number}, which is not pending"
+                event, f"The printer confirmed ticket {event.validation_number}, which is not pending."
             )
         self._ticket_issued(pending, after_power_loss=False)
         return ACCEPTED
@@ -130,7 +130,8 @@ class CashOutPart(CabinetPart):
     def _ticket_failed(self, event: TicketFailed) -> Result:
         pending = self.memory.get("cashout") if self.memory else None
         if pending is None or pending["validation_number"] != event.validation_number:
-            return self._refuse(event, f"printer failure for ticket {event.validation_number}, not pending")
+            return self._refuse(event, f"The printer failed ticket {event.validation_number}, which is not "
+                                       "pending.")
 
         def cancel(tx: Transaction) -> None:
             tx.set("cashout", None)

@@ -215,11 +215,12 @@ class CabinetPart:
         """Apply one input event. Refused events are logged with their reason and change nothing."""
         handler = self._handlers.get(type(event))
         if handler is None:
-            return self._refuse(event, f"{type(event).__name__} is not a cabinet event; nothing done")
+            return self._refuse(event, f"{type(event).__name__} is not a cabinet event; nothing was done.")
         try:
             return handler(event)
         except MachineError as exc:  # handlers check first and commit only after; this is the backstop
-            return self._refuse(event, f"{type(event).__name__} is not allowed in state {self.state} ({exc})")
+            return self._refuse(event, f"{type(event).__name__} is not allowed in state {self.state} "
+                                       f"({exc}).")
 
     def poll_devices(self) -> list[Result]:
         """Handle every device report until all devices are quiet (a report may cause another)."""

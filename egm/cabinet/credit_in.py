@@ -61,7 +61,7 @@ class CreditInPart(CabinetPart):
             return self._not_now(event, "inserting a bill or ticket")
         if lockout := self._lockout():
             acceptor.return_escrow()
-            return self._refuse(event, f"inserting a bill or ticket is not allowed: {lockout}")
+            return self._refuse(event, f"Inserting a bill or ticket is not allowed: {lockout}.")
         if event.barcode is not None and self._host_redeems():
             return self._host_ticket_escrowed(event)
         if event.barcode is not None:
@@ -102,7 +102,7 @@ class CreditInPart(CabinetPart):
             self._mark_unreconciled(pending, "the acceptor stacked an item that does not match it")
         if pending is None or not _same_item(pending, event.amount_cents, event.barcode):
             return self._refuse(
-                event, "the acceptor stacked an item the cabinet did not escrow; call an attendant"
+                event, "The acceptor stacked an item the cabinet did not escrow; call an attendant."
             )
         self._credit_stacked(pending, how="stacked and credited")
         return ACCEPTED
@@ -177,7 +177,7 @@ class CreditInPart(CabinetPart):
         """The attendant counted the cash box: credit the unreconciled item if it is there."""
         pending = self.memory.get("bill") if self.memory else None
         if pending is None or not pending.get("unreconciled"):
-            return self._refuse(event, "there is no unreconciled bill or ticket to settle")
+            return self._refuse(event, "There is no unreconciled bill or ticket to settle.")
         if not self._attendant_key_on:
             return self._refuse(event, "Turn the ATTENDANT key before settling a pending note or ticket.")
         if event.in_cash_box:

@@ -69,7 +69,8 @@ class PlayPart(CabinetPart):
         if self.state != "attract":
             return self._not_now(event, "choosing a game")
         if event.game_id not in self.games:
-            return self._refuse(event, f"unknown game '{event.game_id}'; choose one of {list(self.games)}")
+            return self._refuse(event, f"There is no game '{event.game_id}'; choose one of "
+                                       f"{', '.join(self.games)}.")
         self.selected_game = event.game_id
         return ACCEPTED
 
@@ -77,11 +78,12 @@ class PlayPart(CabinetPart):
         if not self._allowed("start_game"):
             return self._not_now(event, "starting a game")
         if lockout := self._lockout():
-            return self._refuse(event, f"starting a game is not allowed: {lockout}")
+            return self._refuse(event, f"Starting a game is not allowed: {lockout}.")
         game_id = event.game_id or self.selected_game
         game = self.games.get(game_id)
         if game is None:
-            return self._refuse(event, f"unknown game '{game_id}'; choose one of {list(self.games)}")
+            return self._refuse(event, f"There is no game '{game_id}'; choose one of "
+                                       f"{', '.join(self.games)}.")
         denom = self.denomination_cents
         try:
             wager = rounds.check_wager(game, event.wager, denom_cents=denom,

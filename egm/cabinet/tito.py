@@ -194,10 +194,11 @@ class TitoPart(HostBase):
         barcode = event.barcode or ""
         if len(barcode) != 18 or not barcode.isdigit():
             acceptor.return_escrow()
-            return self._refuse(event, f"ticket '{barcode}' is not an 18-digit validation number; returned")
+            return self._refuse(event, f"The ticket '{barcode}' is not an 18-digit validation number; "
+                                       "it is returned.")
         if not self._host_link_up():
             acceptor.return_escrow()
-            return self._refuse(event, "the casino host is not answering; the ticket is returned")
+            return self._refuse(event, "The casino host is not answering; the ticket is returned.")
         record = {"barcode": barcode, "status": "waiting", "amount_cents": 0, "deadline": self._deadline()}
 
         def hold(tx: Transaction) -> None:

@@ -83,20 +83,20 @@ class DragonPokerRound(Round):
         step = self.step
         if decision.kind not in DECISIONS_BY_STEP[step]:
             if step == "complete":
-                raise DecisionRefused(f"'{decision.kind}' is refused: this game is complete")
+                raise DecisionRefused(f"'{decision.kind}' is refused: this game is complete.")
             raise DecisionRefused(f"'{decision.kind}' is refused at step '{step}'; this step takes "
-                                  f"{' or '.join(repr(k) for k in DECISIONS_BY_STEP[step])}")
+                                  f"{' or '.join(repr(k) for k in DECISIONS_BY_STEP[step])}.")
         if decision.kind == "designate":
             self.designation = _designation(decision.args)
         elif decision.kind == "set":
             if sorted(decision.args) != ["front", "middle"]:
-                raise DecisionRefused("set takes the 'front' (3 cards) and the 'middle' (5 cards); "
-                                      "the back is the other 5")
+                raise DecisionRefused("A 'set' takes the 'front' (3 cards) and the 'middle' (5 cards); "
+                                      "the back is the other 5.")
             self._finish(choose_setting(self._hand("player"), decision.args["front"],
                                         decision.args["middle"]))
         else:
             if decision.args:
-                raise DecisionRefused("house_way takes no arguments: the house way sets the whole hand")
+                raise DecisionRefused("A 'house_way' takes no arguments: the house way sets the whole hand.")
             self._finish(set_house_way(self._hand("player")))
         self.decisions.append(decision)
 
@@ -106,7 +106,7 @@ class DragonPokerRound(Round):
             return Decision("designate", dict(REFERENCE_DESIGNATION))
         if step == "set":
             return Decision("house_way")
-        raise DecisionRefused("this game is complete; it takes no more decisions")
+        raise DecisionRefused("This game is complete; it takes no more decisions.")
 
     def _hand(self, role: str) -> tuple[Card, ...]:
         assert self.designation is not None
@@ -260,13 +260,13 @@ def result_text(winner: str, rows_won: int) -> str:
 
 def _designation(args: Mapping[str, Any]) -> dict[str, str]:
     if sorted(args) != sorted(ROLES):
-        raise DecisionRefused("designate names exactly the player, dealer and dragon hands, "
-                              "e.g. {'player': 'A', 'dealer': 'B', 'dragon': 'C'}")
+        raise DecisionRefused("A 'designate' names exactly the player, dealer and dragon hands, "
+                              "e.g. {'player': 'A', 'dealer': 'B', 'dragon': 'C'}.")
     labels = [args[role] for role in ROLES]
     if any(label not in HAND_LABELS for label in labels):
-        raise DecisionRefused(f"designate hands by their labels {', '.join(HAND_LABELS)}")
+        raise DecisionRefused(f"Designate hands by their labels {', '.join(HAND_LABELS)}.")
     if len(set(labels)) != len(labels):
-        raise DecisionRefused("designate three different hands for the player, dealer and Dragon")
+        raise DecisionRefused("Designate three different hands for the player, dealer and Dragon.")
     return {role: args[role] for role in ROLES}
 
 

@@ -10,8 +10,8 @@ and a card from outside the hand, and says which rule was broken.
 ... # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-egm.games.base.DecisionRefused: foul: the back (Eight High) must beat or equal the middle
-(Two Pair, Kings and Queens); set a stronger back or a weaker middle
+egm.games.base.DecisionRefused: Foul: the back (Eight High) must beat or equal the middle
+(Two Pair, Kings and Queens); set a stronger back or a weaker middle.
 >>> setting = choose_setting(hand, ["9c", "8d", "7h"], ["Kc", "Kd", "Qs", "Qh", "5s"])
 >>> [str(c) for c in setting.back], setting.foul() is None
 (['As', 'Ah', 'Ad', '4c', '2d'], True)
@@ -57,9 +57,9 @@ class SetHand:
         """Why this setting fouls, or None when back >= middle >= front."""
         for upper, lower in (("back", "middle"), ("middle", "front")):
             if self.values[upper] < self.values[lower]:
-                return (f"foul: the {upper} ({describe(self.values[upper])}) must beat or equal the "
+                return (f"Foul: the {upper} ({describe(self.values[upper])}) must beat or equal the "
                         f"{lower} ({describe(self.values[lower])}); set a stronger {upper} or a "
-                        f"weaker {lower}")
+                        f"weaker {lower}.")
         return None
 
     def to_dict(self) -> dict[str, list[str]]:
@@ -68,7 +68,7 @@ class SetHand:
 
 def _card(text: Any) -> Card:
     if not isinstance(text, str):
-        raise DecisionRefused(f"{text!r} is not a card: write rank (23456789TJQKA) then suit (cdhs), or JK")
+        raise DecisionRefused(f"{text!r} is not a card: write rank (23456789TJQKA) then suit (cdhs), or JK.")
     try:
         return Card.parse(text)
     except ValueError as exc:
@@ -88,7 +88,7 @@ def choose_setting(hand: Sequence[Card], front: Any, middle: Any) -> SetHand:
     """
     for row, chosen in (("front", front), ("middle", middle)):
         if not isinstance(chosen, (list, tuple)) or len(chosen) != ROW_SIZES[row]:
-            raise DecisionRefused(f"the {row} takes exactly {ROW_SIZES[row]} cards from the player hand")
+            raise DecisionRefused(f"The {row} takes exactly {ROW_SIZES[row]} cards from the player hand.")
     remaining = list(hand)
     rows: list[tuple[Card, ...]] = []
     for chosen in (front, middle):
@@ -98,10 +98,10 @@ def choose_setting(hand: Sequence[Card], front: Any, middle: Any) -> SetHand:
             match = next((c for c in remaining if _same(c, card)), None)
             if match is None:
                 if any(_same(c, card) for c in hand):
-                    raise DecisionRefused(f"card {card} is used twice; each card of the player hand "
-                                          "goes in exactly one row")
-                raise DecisionRefused(f"card {card} is not in the player hand; set only the player "
-                                      "hand's 13 cards")
+                    raise DecisionRefused(f"Card {card} is used twice; each card of the player hand "
+                                          "goes in exactly one row.")
+                raise DecisionRefused(f"Card {card} is not in the player hand; set only the player "
+                                      "hand's 13 cards.")
             remaining.remove(match)
             row_cards.append(match)
         rows.append(tuple(row_cards))

@@ -123,14 +123,14 @@ class PokerGridRound(BoardRound):
     def _parse(self, decision: Decision) -> tuple[int, int, int]:
         """(seat, card, square) of a placement decision, or DecisionRefused naming what is wrong."""
         if decision.kind != "place":
-            raise DecisionRefused(f"Poker Grid takes 'place' decisions, not '{decision.kind}'")
+            raise DecisionRefused(f"Poker Grid takes 'place' decisions, not '{decision.kind}'.")
         args = decision.args
         seat = args.get("seat", CUSTOMER)
         row, col, text = args.get("row"), args.get("col"), args.get("card")
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (seat, row, col)):
-            raise DecisionRefused("a placement needs whole-number 'row' and 'col' (and 'seat', if given)")
+            raise DecisionRefused("A placement needs whole-number 'row' and 'col' (and 'seat', if given).")
         if not isinstance(text, str):
-            raise DecisionRefused("a placement needs the 'card' to play, written like 'As' or 'JK'")
+            raise DecisionRefused("A placement needs the 'card' to play, written like 'As' or 'JK'.")
         try:
             card = Card.parse(text).index
             square = self.game.layout.square(row, col)

@@ -82,27 +82,27 @@ class Table:
     def check(self, seat: int, card: int, square: int) -> None:
         """Raise IllegalPlacement naming the rule if `seat` may not play `card` onto `square` now."""
         if self.finished:
-            raise IllegalPlacement("the game is over; every card has been played")
+            raise IllegalPlacement("The game is over; every card has been played.")
         if seat != self.turn:
-            raise IllegalPlacement(f"it is {possessive(self.turn, self.seats)} turn; wait for your turn")
+            raise IllegalPlacement(f"It is {possessive(self.turn, self.seats)} turn; wait for your turn.")
         if card not in self.hands[seat]:
             raise IllegalPlacement(
-                f"{Card(card)} is not in {possessive(seat, self.seats)} hand; play a card from the hand"
+                f"{Card(card)} is not in {possessive(seat, self.seats)} hand; play a card from the hand."
             )
         row, col = self.layout.row_col(square)
         held = self.position[square]
         if held == WILD:
             raise IllegalPlacement(
-                f"the square at {square_name(row, col)} is a wild space; no card is placed on a wild space"
+                f"The square at {square_name(row, col)} is a wild space; no card is placed on a wild space."
             )
         if held != EMPTY:
             raise IllegalPlacement(
-                f"the square at {square_name(row, col)} already holds {Card(held)}; choose an empty square"
+                f"The square at {square_name(row, col)} already holds {Card(held)}; choose an empty square."
             )
         if not any(self.position[n] >= 0 for n in self.layout.neighbours(square)):
             raise IllegalPlacement(
-                f"the square at {square_name(row, col)} is not next to a card on the board; place the card "
-                "side by side or end to end with a card already played (not diagonally)"
+                f"The square at {square_name(row, col)} is not next to a card on the board; place the card "
+                "side by side or end to end with a card already played (not diagonally)."
             )
 
     def place(self, seat: int, card: int, square: int) -> Move:

@@ -128,7 +128,7 @@ class PokerTilesRound(BoardRound):
     # --- decisions ------------------------------------------------------------------------------------
     def _card(self, text: Any, what: str) -> int:
         if not isinstance(text, str):
-            raise DecisionRefused(f"{what} must be a card written like 'As', 'Td' or 'JK'")
+            raise DecisionRefused(f"{what} must be a card written like 'As', 'Td' or 'JK'.")
         try:
             return Card.parse(text).index if text != JOKER_TEXT else JOKER
         except ValueError as exc:
@@ -137,7 +137,7 @@ class PokerTilesRound(BoardRound):
     def _square(self, args: Mapping[str, Any]) -> int:
         row, col = args.get("row"), args.get("col")
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (row, col)):
-            raise DecisionRefused("a tile needs whole-number 'row' and 'col'")
+            raise DecisionRefused("A tile needs whole-number 'row' and 'col'.")
         try:
             return self.game.layout.square(row, col)
         except ValueError as exc:
@@ -150,30 +150,30 @@ class PokerTilesRound(BoardRound):
             tiles = args.get("tiles")
             if not isinstance(tiles, list) or not all(isinstance(t, Mapping) for t in tiles):
                 raise DecisionRefused(
-                    "a play needs 'tiles': a list of {row, col, card} (and 'as' for a joker)")
+                    "A play needs 'tiles': a list of {row, col, card} (and 'as' for a joker).")
             record = []
             for tile in tiles:
-                code = self._card(tile.get("card"), "a tile's 'card'")
+                code = self._card(tile.get("card"), "A tile's 'card'")
                 declared = tile.get("as")
                 if code == JOKER:
-                    face = EMPTY if declared is None else self._card(declared, "a joker's 'as'")
+                    face = EMPTY if declared is None else self._card(declared, "A joker's 'as'")
                     if face == JOKER:
-                        raise DecisionRefused("a joker is declared as a card (rank and suit), not as JK")
+                        raise DecisionRefused("A joker is declared as a card (rank and suit), not as JK.")
                 else:
-                    face = code if declared is None else self._card(declared, "a tile's 'as'")
+                    face = code if declared is None else self._card(declared, "A tile's 'as'")
                 record.append([self._square(tile), code, face])
             return ["play", record]
         if decision.kind == "swap_joker":
-            return ["swap_joker", [self._square(args), self._card(args.get("card"), "the swapped 'card'")]]
+            return ["swap_joker", [self._square(args), self._card(args.get("card"), "The swapped 'card'")]]
         if decision.kind == "pass":
             return ["pass", []]
         if decision.kind == "exchange":
             tiles = args.get("tiles")
             if not isinstance(tiles, list):
-                raise DecisionRefused("an exchange needs 'tiles': the list of tiles to give back")
-            return ["exchange", [self._card(t, "an exchanged tile") for t in tiles]]
+                raise DecisionRefused("An exchange needs 'tiles': the list of tiles to give back.")
+            return ["exchange", [self._card(t, "An exchanged tile") for t in tiles]]
         raise DecisionRefused(
-            f"Poker Tiles takes 'play', 'swap_joker', 'pass' or 'exchange' decisions, not '{decision.kind}'"
+            f"Poker Tiles takes 'play', 'swap_joker', 'pass' or 'exchange' decisions, not '{decision.kind}'."
         )
 
     def decide(self, decision: Decision) -> None:
@@ -181,7 +181,7 @@ class PokerTilesRound(BoardRound):
         if seat != CUSTOMER:
             raise DecisionRefused(not_your_seat(seat, self.table.seats))
         if self.table.finished:
-            raise DecisionRefused("the game is over; no more moves can be made")
+            raise DecisionRefused("The game is over; no more moves can be made.")
         kind, args = self._turn(decision)
         try:
             self.table.apply(CUSTOMER, kind, args)

@@ -243,7 +243,7 @@ class Table:
     # --- the four turns ---------------------------------------------------------------------------
     def _check_turn(self, seat: int) -> None:
         if self.finished:
-            raise IllegalMove("the game is over; no more moves can be made")
+            raise IllegalMove("The game is over; no more moves can be made.")
         if seat != self.turn:
             raise IllegalMove(f"It is {possessive(self.turn, self.seats)} turn; wait for your turn.")
 
@@ -260,7 +260,7 @@ class Table:
         self._check_turn(seat)
         layout = self.layout
         if not 1 <= len(tiles) <= RACK:
-            raise IllegalMove(f"a play places 1 to {RACK} tiles, not {len(tiles)}")
+            raise IllegalMove(f"A play places 1 to {RACK} tiles, not {len(tiles)}.")
         self._check_holds(seat, [t.code for t in tiles])
         for tile in tiles:
             row, col = layout.row_col(tile.square)
@@ -275,12 +275,12 @@ class Table:
                                   "empty square.")
         squares = sorted(t.square for t in tiles)
         if len(set(squares)) != len(squares):
-            raise IllegalMove("two tiles are placed on the same square; give each tile its own square")
+            raise IllegalMove("Two tiles are placed on the same square; give each tile its own square.")
         rows = {layout.row_col(s)[0] for s in squares}
         cols = {layout.row_col(s)[1] for s in squares}
         if len(rows) > 1 and len(cols) > 1:
-            raise IllegalMove("the tiles are not in one line; place every tile of a play in one row or "
-                              "one column (never diagonally)")
+            raise IllegalMove("The tiles are not in one line; place every tile of a play in one row or "
+                              "one column (never diagonally).")
         step = 1 if len(rows) == 1 else layout.cols
         gaps = [s for s in range(squares[0], squares[-1], step) if s not in squares and self.face[s] == EMPTY]
         if gaps:
@@ -290,9 +290,9 @@ class Table:
         first = self.board_empty
         if first:
             if len(tiles) < 2 or any(s not in layout.start for s in squares):
-                raise IllegalMove("the first play must be a hand of 2 to 5 tiles inside the starting area")
+                raise IllegalMove("The first play must be a hand of 2 to 5 tiles inside the starting area.")
         elif not any(self.face[n] != EMPTY for s in squares for n in layout.neighbours(s)):
-            raise IllegalMove("a play must build on the board: place tiles next to a tile already played")
+            raise IllegalMove("A play must build on the board: place tiles next to a tile already played.")
         face, joker, placed = self.face.copy(), self.joker.copy(), np.zeros(layout.size, dtype=np.int64)
         for tile in tiles:
             face[tile.square] = tile.face
@@ -307,14 +307,14 @@ class Table:
             cells = [start + k * line_step for k in range(length)]
             where = ", ".join(f"{tile_text(int(face[c]))}" for c in cells)
             if count == LINE_TOO_LONG:
-                raise IllegalMove(f"the line {where} has {length} tiles; a hand is at most "
-                                  f"{MAX_LINE} in a row")
+                raise IllegalMove(f"The line {where} has {length} tiles; a hand is at most "
+                                  f"{MAX_LINE} in a row.")
             if count == OUT_OF_ORDER:
-                raise IllegalMove(f"the line {where} is not in order: a straight's cards stand in "
+                raise IllegalMove(f"The line {where} is not in order: a straight's cards stand in "
                                   "rank order, and the cards of a pair, three or four of a kind stand next "
-                                  "to each other")
-            raise IllegalMove(f"the line {where} is not a proper poker hand; every line of tiles must be "
-                              "one (a pair, two pair, three of a kind, a straight, ...)")
+                                  "to each other.")
+            raise IllegalMove(f"The line {where} is not a proper poker hand; every line of tiles must be "
+                              "one (a pair, two pair, three of a kind, a straight, ...).")
         lines = tuple(
             Line(tuple(int(out[i, 0] + k * out[i, 1]) for k in range(int(out[i, 2]))),
                  int(out[i, 3]), int(out[i, 4]), int(out[i, 5]))
@@ -346,7 +346,7 @@ class Table:
         """Give the natural `card` for the joker on `square` that stands for it; the joker joins the rack."""
         self._check_turn(seat)
         if self.board_empty:
-            raise IllegalMove("the first turn must be a play in the starting area")
+            raise IllegalMove("The first turn must be a play in the starting area.")
         row, col = self.layout.row_col(square)
         if not self.joker[square]:
             raise IllegalMove(f"The square at {square_name(row, col)} holds no joker; swap a joker on the "
@@ -364,19 +364,19 @@ class Table:
     def pass_turn(self, seat: int) -> Move:
         self._check_turn(seat)
         if self.board_empty:
-            raise IllegalMove("the first turn must be a play in the starting area")
+            raise IllegalMove("The first turn must be a play in the starting area.")
         return self._end_turn(Move(seat, "pass"))
 
     def exchange(self, seat: int, codes: Sequence[int]) -> Move:
         """Return `codes` to the back of the pool after drawing as many from its front."""
         self._check_turn(seat)
         if self.board_empty:
-            raise IllegalMove("the first turn must be a play in the starting area")
+            raise IllegalMove("The first turn must be a play in the starting area.")
         if not codes:
-            raise IllegalMove("an exchange returns one or more tiles; choose the tiles to exchange")
+            raise IllegalMove("An exchange returns one or more tiles; choose the tiles to exchange.")
         self._check_holds(seat, codes)
         if len(codes) > len(self.pool):
-            raise IllegalMove(f"the pool holds only {len(self.pool)} tiles; exchange at most that many")
+            raise IllegalMove(f"The pool holds only {len(self.pool)} tiles; exchange at most that many.")
         for code in codes:
             self.racks[seat].remove(code)
         drawn = self.pool[: len(codes)]
@@ -419,7 +419,7 @@ class Table:
             return self.pass_turn(seat)
         if kind == "exchange":
             return self.exchange(seat, args)
-        raise IllegalMove(f"'{kind}' is not a turn; a turn is play, swap_joker, pass or exchange")
+        raise IllegalMove(f"'{kind}' is not a turn; a turn is play, swap_joker, pass or exchange.")
 
     def to_record(self) -> dict[str, Any]:
         return {"seats": self.seats, "rounds": self.rounds, "pool": list(self.initial_pool),

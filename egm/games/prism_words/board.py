@@ -199,7 +199,7 @@ def score_play(grid: Grid, blocks: Sequence[Block], lexicon: Lexicon, placements
                doubling: bool, rack_size: int, first_word_min: int) -> ScoredPlay:
     """The words and points of a play, or IllegalPlay naming the first rule it breaks."""
     if not placements:
-        raise IllegalPlay("a play puts at least one block on the grid")
+        raise IllegalPlay("A play puts at least one block on the grid.")
     check_faces(blocks, placements)
     new: dict[tuple[int, int], Placement] = {}
     for p in placements:
@@ -214,29 +214,29 @@ def score_play(grid: Grid, blocks: Sequence[Block], lexicon: Lexicon, placements
                               "block a square.")
         new[(p.row, p.col)] = p
     if len({p.block for p in placements}) != len(placements):
-        raise IllegalPlay("a block is placed twice; each block goes on one square")
+        raise IllegalPlay("A block is placed twice; each block goes on one square.")
     rows = {p.row for p in placements}
     cols = {p.col for p in placements}
     if len(rows) > 1 and len(cols) > 1:
-        raise IllegalPlay("the blocks are not in one line; place them all in one row or one column")
+        raise IllegalPlay("The blocks are not in one line; place them all in one row or one column.")
     across = len(rows) == 1 and (len(cols) > 1 or len(_run(grid, new, *next(iter(new)), 0, 1)) > 1)
     d_row, d_col = (0, 1) if across else (1, 0)
     first = min(new)
     main = _run(grid, new, first[0], first[1], d_row, d_col)
     if any(cell not in main for cell in new):
-        raise IllegalPlay("the blocks leave a gap in their line; fill the line between them")
+        raise IllegalPlay("The blocks leave a gap in their line; fill the line between them.")
     if grid.empty:
         if grid.centre not in new:
-            raise IllegalPlay(f"the first word must cover the centre pocket {list(grid.centre)}")
+            raise IllegalPlay(f"The first word must cover the centre pocket {list(grid.centre)}.")
         if len(main) < first_word_min:
-            raise IllegalPlay(f"the first word has {len(main)} letters; it needs at least {first_word_min}")
+            raise IllegalPlay(f"The first word has {len(main)} letters; it needs at least {first_word_min}.")
     else:
         touches = len(main) > len(new) or any(
             grid.filled(r + dr, c + dc) for r, c in new for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
         )
         if not touches:
-            raise IllegalPlay("the play is not connected to the blocks on the grid; join a word already "
-                              "there")
+            raise IllegalPlay("The play is not connected to the blocks on the grid; join a word already "
+                              "there.")
     words = []
     if len(main) > 1:
         words.append(_word(grid, blocks, new, main, doubling))
@@ -245,9 +245,9 @@ def score_play(grid: Grid, blocks: Sequence[Block], lexicon: Lexicon, placements
         if len(cross) > 1:
             words.append(_word(grid, blocks, new, cross, doubling))
     if not words:
-        raise IllegalPlay("a single block alone spells no word; join it to a word")
+        raise IllegalPlay("A single block alone spells no word; join it to a word.")
     for word in words:
         if not lexicon.contains(word.text):
-            raise IllegalPlay(f"{word.text} is not in the lexicon; every word formed must be a listed word")
+            raise IllegalPlay(f"{word.text} is not in the lexicon; every word formed must be a listed word.")
     rack_bonus = RACK_BONUS if len(placements) == rack_size else 0
     return ScoredPlay(tuple(placements), tuple(words), rack_bonus)

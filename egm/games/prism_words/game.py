@@ -121,10 +121,10 @@ class PrismWords(BoardGame):
 def parse_placement(book: Rulebook, item: Any) -> Placement:
     """One placement of a play decision, or DecisionRefused naming what is wrong with it."""
     if not isinstance(item, Mapping):
-        raise DecisionRefused("each placement is an object with 'row', 'col', 'block' and 'face'")
+        raise DecisionRefused("Each placement is an object with 'row', 'col', 'block' and 'face'.")
     row, col, block, face = (item.get(key) for key in ("row", "col", "block", "face"))
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (row, col, block)):
-        raise DecisionRefused("a placement needs whole-number 'row', 'col' and 'block'")
+        raise DecisionRefused("A placement needs whole-number 'row', 'col' and 'block'.")
     if face not in FACE_NAMES:
         raise DecisionRefused(f"A block is placed showing its 'left' or 'right' face, not {face!r}.")
     if not 0 <= block < len(book.blocks):
@@ -170,20 +170,20 @@ class PrismWordsRound(BoardRound):
         args = decision.args
         seat = args.get("seat", CUSTOMER)
         if not isinstance(seat, int) or isinstance(seat, bool):
-            raise DecisionRefused("'seat', if given, is a whole number")
+            raise DecisionRefused("'seat', if given, is a whole number.")
         if decision.kind in (EXCHANGE, PASS):
             return seat, Choice(decision.kind)
         if decision.kind != PLAY:
             raise DecisionRefused(f"Prism Words takes 'play', 'exchange' or 'pass' decisions, not "
-                                  f"'{decision.kind}'")
+                                  f"'{decision.kind}'.")
         items = args.get("placements")
         if not isinstance(items, list) or not items:
-            raise DecisionRefused("a play needs 'placements': a list of the blocks put on the grid")
+            raise DecisionRefused("A play needs 'placements': a list of the blocks put on the grid.")
         return seat, Choice(PLAY, tuple(parse_placement(self.game.book, item) for item in items))
 
     def decide(self, decision: Decision) -> None:
         if self.table.finished:
-            raise DecisionRefused("the game is over; no move is taken after the end")
+            raise DecisionRefused("The game is over; no move is taken after the end.")
         seat, choice = self._parse(decision)
         if seat != CUSTOMER:
             raise DecisionRefused(not_your_seat(seat, self.table.seats))

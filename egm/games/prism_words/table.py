@@ -135,7 +135,7 @@ class Table:
 
     def _check_turn(self, seat: int) -> None:
         if self.finished:
-            raise IllegalPlay("the game is over; no move is taken after the end")
+            raise IllegalPlay("The game is over; no move is taken after the end.")
         if seat != self.turn:
             raise IllegalPlay(f"It is {possessive(self.turn, self.seats)} turn; wait for your turn.")
 
@@ -165,7 +165,7 @@ class Table:
         """Return the whole rack to the bag, shuffle, draw the same number: the turn is spent."""
         self._check_turn(seat)
         if not self.bag:
-            raise IllegalPlay("the bag is empty, so there is nothing to exchange with; play or pass")
+            raise IllegalPlay("The bag is empty, so there is nothing to exchange with; play or pass.")
         rack = self.racks[seat]
         self.bag.extend(rack)
         Rng.from_seed(derive_seed(self.bag_seed, "exchange", self.exchanges)).shuffle(self.bag)

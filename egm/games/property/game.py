@@ -166,14 +166,14 @@ class PropertyRound(BoardRound):
     def _space(self, decision: Decision) -> int:
         space = decision.args.get("space")
         if not isinstance(space, int) or isinstance(space, bool):
-            raise DecisionRefused(f"'{decision.kind}' needs the whole-number index of a space (0-39)")
+            raise DecisionRefused(f"'{decision.kind}' needs the whole-number index of a space (0-39).")
         return space
 
     def _check(self, decision: Decision) -> Any:
         """Check a decision and apply an any-time action; return the answer the table's flow is
         waiting for (None when the flow does not move on). Raises DecisionRefused, changing nothing."""
         if self.request is None:
-            raise DecisionRefused("the game is over; no decision is taken now")
+            raise DecisionRefused("The game is over; no decision is taken now.")
         seat = decision.args.get("seat", CUSTOMER)
         seats = len(self.table.seats)
         if seat != CUSTOMER:
@@ -184,7 +184,7 @@ class PropertyRound(BoardRound):
         kind, step = decision.kind, self.request.kind
         if kind not in ALLOWED[step]:
             raise DecisionRefused(f"'{kind}' is not a decision now; while the game waits on '{step}' the "
-                                  f"choices are {', '.join(ALLOWED[step])}")
+                                  f"choices are {', '.join(ALLOWED[step])}.")
         table = self.table
         try:
             if kind in SPACE_ACTIONS:
@@ -213,22 +213,22 @@ class PropertyRound(BoardRound):
             return "roll"
         if kind == "pay_fine":
             if cash < table.rules.jail_fine:
-                raise DecisionRefused(f"the fine is ${table.rules.jail_fine} and you have ${cash}; "
-                                      "roll instead")
+                raise DecisionRefused(f"The fine is ${table.rules.jail_fine} and you have ${cash}; "
+                                      "roll instead.")
             return "fine"
         if kind == "buy":
             price = table.board.price[request.space]
             if cash < price:
                 raise DecisionRefused(f"{table.board.names[request.space]} costs ${price} and you have "
-                                      f"${cash}; mortgage or sell first, or decline")
+                                      f"${cash}; mortgage or sell first, or decline.")
             return True
         if kind == "decline":
             return False
         amount = decision.args.get("amount")
         if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
-            raise DecisionRefused("a bid is a whole number of dollars, 0 to pass")
+            raise DecisionRefused("A bid is a whole number of dollars, 0 to pass.")
         if amount > cash:
-            raise DecisionRefused(f"you cannot bid ${amount} with ${cash} in cash")
+            raise DecisionRefused(f"You cannot bid ${amount} with ${cash} in cash.")
         return amount
 
     def _trade(self, decision: Decision) -> None:
@@ -236,11 +236,11 @@ class PropertyRound(BoardRound):
         other, cash = args.get("with"), args.get("cash", 0)
         give, get = args.get("give", []), args.get("get", [])
         if args.get("buildings"):
-            raise Refused("buildings are never traded; they are sold back to the Bank only")
+            raise Refused("Buildings are never traded; they are sold back to the Bank only.")
         whole = all(isinstance(v, int) and not isinstance(v, bool) for v in [other, cash, *give, *get])
         if not (whole and isinstance(give, list) and isinstance(get, list)):
-            raise Refused("a trade needs 'with' (a seat), 'give' and 'get' (lists of spaces) and 'cash' "
-                          "(whole dollars)")
+            raise Refused("A trade needs 'with' (a seat), 'give' and 'get' (lists of spaces) and 'cash' "
+                          "(whole dollars).")
         trade = Trade(CUSTOMER, other, tuple(give), tuple(get), cash)
         self.table.check_trade(trade)
         strategy = self.table.strategies[other]

@@ -17,35 +17,35 @@ class Holdings:
 
     def _own_title(self, seat: int, space: int) -> None:
         if not (isinstance(space, int) and 0 <= space < BOARD_SIZE and self.board.is_title[space]):
-            raise Refused(f"space {space} is not a title on the board; give a property, railroad or utility")
+            raise Refused(f"Space {space} is not a title on the board; give a property, railroad or utility.")
         if self.owner[space] != seat:
-            raise Refused(f"{self.board.names[space]} is not yours")
+            raise Refused(f"{self.board.names[space]} is not yours.")
 
     def check_build(self, seat: int, space: int) -> None:
         self._own_title(seat, space)
         board = self.board
         name = board.names[space]
         if board.kinds[space] != "property":
-            raise Refused(f"{name} is not a colour-group property; only they take houses")
+            raise Refused(f"{name} is not a colour-group property; only they take houses.")
         if not self.owns_group(seat, space):
-            raise Refused(f"you cannot build on {name} without owning the whole "
-                          f"{board.group_names[board.group_of[space]]} group")
+            raise Refused(f"You cannot build on {name} without owning the whole "
+                          f"{board.group_names[board.group_of[space]]} group.")
         group = board.groups[board.group_of[space]]
         if any(self.mortgaged[s] for s in group):
-            raise Refused(f"you cannot build on the {board.group_names[board.group_of[space]]} group "
-                          "while any of it is mortgaged; lift the mortgage first")
+            raise Refused(f"You cannot build on the {board.group_names[board.group_of[space]]} group "
+                          "while any of it is mortgaged; lift the mortgage first.")
         houses = self.houses[space]
         if houses == HOTEL:
-            raise Refused(f"{name} already has a hotel")
+            raise Refused(f"{name} already has a hotel.")
         if houses > min(self.houses[s] for s in group):
-            raise Refused(f"build evenly: {name} has more houses than another property of its group")
+            raise Refused(f"Build evenly: {name} has more houses than another property of its group.")
         if houses == 4 and self.bank_hotels == 0:
-            raise Refused("the Bank has no hotel left; wait until one is sold back")
+            raise Refused("The Bank has no hotel left; wait until one is sold back.")
         if houses < 4 and self.bank_houses == 0:
-            raise Refused("the Bank has no house left; wait until one is sold back")
+            raise Refused("The Bank has no house left; wait until one is sold back.")
         if self.seats[seat].cash < board.house_cost[space]:
-            raise Refused(f"a building on {name} costs ${board.house_cost[space]} and you have "
-                          f"${self.seats[seat].cash}")
+            raise Refused(f"A building on {name} costs ${board.house_cost[space]} and you have "
+                          f"${self.seats[seat].cash}.")
 
     def build(self, seat: int, space: int, price: int | None = None) -> None:
         """One house (or, on four houses, a hotel) on `space`, paid at cost or at an auction price."""
@@ -120,13 +120,13 @@ class Holdings:
         name = self.board.names[space]
         houses = self.houses[space]
         if houses == 0:
-            raise Refused(f"{name} has no building to sell")
+            raise Refused(f"{name} has no building to sell.")
         group = self.board.groups[self.board.group_of[space]]
         if houses < max(self.houses[s] for s in group):
-            raise Refused(f"sell evenly: another property of {name}'s group has more buildings")
+            raise Refused(f"Sell evenly: another property of {name}'s group has more buildings.")
         if houses == HOTEL and self.bank_houses < 4:
-            raise Refused("the Bank has not four houses to put back for the hotel; the hotel can only "
-                          "go back with its whole value when you are short of cash")
+            raise Refused("The Bank has not four houses to put back for the hotel; the hotel can only "
+                          "go back with its whole value when you are short of cash.")
 
     def sell_building(self, seat: int, space: int) -> None:
         """Sell one building back to the Bank at half its cost (a hotel leaves four houses)."""
@@ -154,9 +154,9 @@ class Holdings:
         self._own_title(seat, space)
         name = self.board.names[space]
         if self.mortgaged[space]:
-            raise Refused(f"{name} is already mortgaged")
+            raise Refused(f"{name} is already mortgaged.")
         if self.houses[space]:
-            raise Refused(f"{name} has buildings; sell them to the Bank before mortgaging it")
+            raise Refused(f"{name} has buildings; sell them to the Bank before mortgaging it.")
 
     def mortgage(self, seat: int, space: int) -> None:
         self.check_mortgage(seat, space)
@@ -175,10 +175,10 @@ class Holdings:
         self._own_title(seat, space)
         name = self.board.names[space]
         if not self.mortgaged[space]:
-            raise Refused(f"{name} is not mortgaged")
+            raise Refused(f"{name} is not mortgaged.")
         if self.seats[seat].cash < self.lift_cost(space):
-            raise Refused(f"lifting the mortgage on {name} costs ${self.lift_cost(space)} and you have "
-                          f"${self.seats[seat].cash}")
+            raise Refused(f"Lifting the mortgage on {name} costs ${self.lift_cost(space)} and you have "
+                          f"${self.seats[seat].cash}.")
 
     def unmortgage(self, seat: int, space: int) -> None:
         self.check_unmortgage(seat, space)

@@ -396,7 +396,7 @@ class Table(Holdings, Trading, ShortOfCash):
     def check_jail_card(self, seat: int) -> None:
         player = self.seats[seat]
         if not player.in_jail or not player.jail_cards:
-            raise Refused("you hold no Get out of Jail Free card to use here")
+            raise Refused("You hold no Get out of Jail Free card to use here.")
 
     def use_jail_card(self, seat: int) -> None:
         self.check_jail_card(seat)

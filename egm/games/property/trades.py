@@ -16,21 +16,21 @@ class Trading:
         if other == seat or not 0 <= other < len(self.seats) or self.seats[other].bankrupt:
             raise Refused("A trade is made with another player still in the game.")
         if not trade.give and not trade.get:
-            raise Refused("a trade needs at least one title card changing hands")
+            raise Refused("A trade needs at least one title card changing hands.")
         for giver, spaces in ((seat, trade.give), (other, trade.get)):
             if len(set(spaces)) != len(spaces):
-                raise Refused("a title card is listed twice in the trade")
+                raise Refused("A title card is listed twice in the trade.")
             for space in spaces:
                 if not (isinstance(space, int) and 0 <= space < BOARD_SIZE and self.board.is_title[space]):
-                    raise Refused(f"space {space} is not a title card; only properties, railroads and "
-                                  "utilities are traded")
+                    raise Refused(f"Space {space} is not a title card; only properties, railroads and "
+                                  "utilities are traded.")
                 if self.owner[space] != giver:
                     whose = possessive(giver, len(self.seats))
                     raise Refused(f"{self.board.names[space]} is not {whose} title to trade.")
                 group = self.board.group_of[space]
                 if group >= 0 and any(self.houses[s] for s in self.board.groups[group]):
                     raise Refused(f"{self.board.names[space]}'s group has buildings; buildings are never "
-                                  "traded, sell them to the Bank first")
+                                  "traded, sell them to the Bank first.")
         for payer, receives, cash in ((seat, trade.get, trade.cash), (other, trade.give, -trade.cash)):
             due = max(cash, 0) + sum(self.interest(s) for s in receives if self.mortgaged[s])
             if self.seats[payer].cash < due:
