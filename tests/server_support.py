@@ -116,6 +116,19 @@ def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     return cluster.url(cluster.create_database())
 
 
+class Clock:
+    """The server's clock (Settings.clock), moved only forwards by the tests."""
+
+    def __init__(self) -> None:
+        self.now = float(int(time.time()))
+
+    def __call__(self) -> float:
+        return self.now
+
+    def move(self, seconds: float) -> None:
+        self.now += seconds
+
+
 def wait_ready(client: TestClient, timeout_s: float = 600) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -131,7 +144,8 @@ def wait_ready(client: TestClient, timeout_s: float = 600) -> None:
 def settings_for(db_url: str, **overrides: Any) -> Settings:
     from egm.server.settings import Settings
 
-    return Settings(**{"db_url": db_url, "origins": (ORIGIN,), "warm": False, **overrides})
+    # many players register from the one test address; tests/test_server_ratelimit.py sets its own limit
+    return Settings(**{"db_url": db_url, "origins": (ORIGIN,), "warm": False, "ip_limit": 0, **overrides})
 
 
 @pytest.fixture(scope="module")

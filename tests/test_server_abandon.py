@@ -23,19 +23,11 @@ from egm.server.abandon import abandon_rounds
 from egm.server.app import create_app
 from egm.server.db import open_database
 from egm.server.db.schema import game_round, round_step, wallet_tx
-from tests.server_support import ORIGIN, PASSWORD, Player, audit_of, egm_cli, settings_for, wait_ready
+from tests.server_support import ORIGIN, PASSWORD, Clock, Player, audit_of, egm_cli, settings_for, wait_ready
 
 SEED = 23
 DAY_S = 24 * 60 * 60
 LIMIT_DAYS = 30  # the generic jurisdiction's [online] abandoned_round_days
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.at = float(datetime(2026, 11, 1, tzinfo=UTC).timestamp())
-
-    def __call__(self) -> float:
-        return self.at
 
 
 @pytest.fixture(scope="module")
@@ -90,16 +82,16 @@ def test_a_round_left_past_the_limit_is_completed_once_by_the_reference_decision
     player, round_id, number = _open_round(abandon_app)
     before = player.balance()
     server = abandon_app.state.server
-    clock.at += LIMIT_DAYS * DAY_S - 60  # not yet: a minute short of the limit
+    clock.move(LIMIT_DAYS * DAY_S - 60)  # not yet: a minute short of the limit
     early = abandon_rounds(server.rounds, server.settings.now())
     assert round_id not in [r["round_id"] for r in early["completed"]]
     assert _rows(db_url, round_id)[0].status == "open"
-    clock.at += 120
+    clock.move(120)
     done = abandon_rounds(server.rounds, server.settings.now())
     mine = [r for r in done["completed"] if r["round_id"] == round_id]
     assert len(mine) == 1 and done["failed"] == []
     row, ledger, steps = _rows(db_url, round_id)
-    assert row.status == "complete" and row.completed_by == "abandon" and row.completed_at == int(clock.at)
+    assert row.status == "complete" and row.completed_by == "abandon" and row.completed_at == int(clock.now)
     game = server.lobby.games["poker-grid"]  # the same draw, played out by the reference decisions
     reference = game.new_round(Wager.from_record(row.wager), Rng.from_seed(derive_seed(SEED, "game", number)),
                                {})
@@ -121,7 +113,7 @@ def test_a_round_left_past_the_limit_is_completed_once_by_the_reference_decision
 def test_two_runners_at_once_complete_a_round_once(abandon_app, db_url, clock) -> None:
     player, round_id, _ = _open_round(abandon_app)
     server = abandon_app.state.server
-    clock.at += (LIMIT_DAYS + 1) * DAY_S
+    clock.move((LIMIT_DAYS + 1) * DAY_S)
     results: list[dict[str, Any]] = []
     def run() -> None:
         results.append(abandon_rounds(server.rounds, server.settings.now()))
@@ -159,7 +151,7 @@ def test_a_terminals_round_is_left_for_its_cabinet(abandon_app, db_url, clock, t
                                                    record=row["record"], at=row["started_at"]))
     finally:
         db.dispose()
-    clock.at += (LIMIT_DAYS + 1) * DAY_S
+    clock.move((LIMIT_DAYS + 1) * DAY_S)
     server = abandon_app.state.server
     done = abandon_rounds(server.rounds, server.settings.now())
     assert cabinet_round not in [r["round_id"] for r in done["completed"]]
@@ -170,7 +162,7 @@ def test_a_terminals_round_is_left_for_its_cabinet(abandon_app, db_url, clock, t
 def test_the_cron_job_completes_a_round_by_the_time_it_is_given(abandon_app, db_url, clock, tmp_path) -> None:
     player, round_id, _ = _open_round(abandon_app)
     before = player.balance()
-    last_step = int(clock.at)
+    last_step = int(clock.now)
 
     def at(days: float) -> str:
         return datetime.fromtimestamp(last_step + days * DAY_S, UTC).isoformat()
@@ -195,7 +187,7 @@ def test_the_server_runs_the_job_itself(db_url) -> None:
     with TestClient(application, base_url=ORIGIN) as booted:
         wait_ready(booted)
         _, round_id, _ = _open_round(application)
-        clock.at += (LIMIT_DAYS + 1) * DAY_S
+        clock.move((LIMIT_DAYS + 1) * DAY_S)
         for _ in range(600):  # the player's session expired with the clock: the database tells
             if _rows(db_url, round_id)[0].status != "open":
                 break

@@ -6,7 +6,6 @@ and the books balanced after each."""
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -20,22 +19,9 @@ from egm.server.db import open_database
 from egm.server.db.migrations import LATEST, MIGRATIONS, migrate
 from egm.server.db.schema import LEDGER_BY_TIME, schema_version
 from egm.server.events import Hub
-from tests.server_support import ORIGIN, PASSWORD, Player, audit_of, settings_for, wait_ready
+from tests.server_support import ORIGIN, PASSWORD, Clock, Player, audit_of, settings_for, wait_ready
 
 HOUR, DAY = 3600, 24 * 3600
-
-
-class Clock:
-    """The server's clock (Settings.clock), moved only forwards by the tests."""
-
-    def __init__(self) -> None:
-        self.now = float(int(time.time()))
-
-    def __call__(self) -> float:
-        return self.now
-
-    def move(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class Recorder(Hub):

@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 
 from egm.server.api import auth, live, player, rg, rounds, terminal, wallet, web, ws
 from egm.server.errors import install_handlers
+from egm.server.rate_limit import IpLimiter
 from egm.server.server import Server
 from egm.server.settings import Settings
 
@@ -37,6 +38,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="EGM game server", version="1", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.server = server
+    app.state.ip_limiter = IpLimiter(server.settings.ip_limit, server.settings.ip_window_s)
     install_handlers(app)
 
     @app.middleware("http")

@@ -1,6 +1,6 @@
 """`egm server`: run the game server, audit its books, warm its games, add staff accounts and terminals.
 
-    egm server [--db URL] [--host H] [--port P] [--origin URL ...] [--catalogue-key FILE]
+    egm server [--db URL] [--host H] [--port P] [--origin URL ...] [--ip-limit N] [--catalogue-key FILE]
     egm server audit [--db URL] [--json] [--terminal-meters T=FILE ...]
                                                    exit 0 when the books balance (and every terminal
                                                    reconciles), 1 when not
@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from egm.server.settings import DEFAULT_DB_URL
+from egm.server.settings import DEFAULT_DB_URL, IP_LIMIT, IP_WINDOW_S
 
 EXIT_UNBALANCED = 1
 EXIT_BAD_INPUT = 2
@@ -43,6 +43,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     server.add_argument("--port", type=int, default=8080, help="port (default 8080)")
     server.add_argument("--origin", action="append", default=[],
                         help="an allowed Origin for POSTs (repeatable; default http://HOST:PORT)")
+    server.add_argument("--ip-limit", type=int, default=IP_LIMIT, metavar="N",
+                        help=f"register and login requests per client address per {IP_WINDOW_S:g} s "
+                        f"(default {IP_LIMIT}; 0: no limit, e.g. for tools/rgs_load.py)")
     server.add_argument("--catalogue-key", type=Path, metavar="FILE",
                         help="an Ed25519 private key (PEM, unencrypted) that signs the terminals' catalogue")
     server.set_defaults(handler=_serve)
@@ -113,7 +116,11 @@ def _serve(args: argparse.Namespace) -> int:
         except RomError as exc:
             print(f"egm server: {exc}", file=sys.stderr)
             return EXIT_BAD_INPUT
+    if args.ip_limit < 0:
+        print(f"egm server: --ip-limit is 0 (no limit) or more, not {args.ip_limit}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     settings = Settings(db_url=args.db, host=args.host, port=args.port, origins=tuple(args.origin),
+                        ip_limit=args.ip_limit,
                         catalogue_key=None if args.catalogue_key is None else str(args.catalogue_key))
     # SQLite is the one-process mode: one uvicorn worker (PostgreSQL: start one process per core).
     uvicorn.run(create_app(settings), host=args.host, port=args.port, workers=1, log_level="info")

@@ -2,7 +2,7 @@
 
 400 malformed body, 401 no session, 402 insufficient funds, 403 limit / exclusion / Origin / CSRF,
 404 not found (or not yours), 409 open round / stale step / key conflict, 422 refused by the rules,
-423 reality check due, 503 not ready or no database.
+423 reality check due, 429 too many attempts from one address, 503 not ready or no database.
 """
 
 from __future__ import annotations
@@ -20,11 +20,14 @@ log = logging.getLogger("egm.server")
 
 
 class ApiError(Exception):
-    """A refusal with its status, a code and one sentence; `extra` adds keys (e.g. the current view)."""
+    """A refusal with its status, a code and one sentence; `extra` adds keys (e.g. the current view);
+    `headers` go on the response (e.g. Retry-After)."""
 
-    def __init__(self, status: int, code: str, sentence: str, **extra: Any) -> None:
+    def __init__(self, status: int, code: str, sentence: str, *, headers: dict[str, str] | None = None,
+                 **extra: Any) -> None:
         super().__init__(sentence)
         self.status, self.code, self.sentence, self.extra = status, code, sentence, extra
+        self.headers = headers
 
     def body(self) -> dict[str, Any]:
         return {"code": self.code, "sentence": self.sentence, **self.extra}
@@ -41,7 +44,7 @@ def _field_problem(exc: RequestValidationError) -> str:
 def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(exc.body(), status_code=exc.status)
+        return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _malformed(_: Request, exc: RequestValidationError) -> JSONResponse:

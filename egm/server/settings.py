@@ -13,6 +13,7 @@ SESSION_IDLE_S = 30 * 60
 SESSION_ABSOLUTE_S = 12 * 60 * 60
 LIVE_ROUNDS_CACHED = 1024
 ABANDON_EVERY_S = 60 * 60
+IP_LIMIT, IP_WINDOW_S = 20, 60.0  # unauthenticated POSTs per client address in any minute
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,8 @@ class Settings:
     catalogue_key: the server's catalogue key (an Ed25519 PEM private key file, unencrypted), which
       signs the terminals' catalogue; None: the catalogue is unsigned.
     clock: seconds since the epoch (tests move it to expire sessions).
+    ip_limit, ip_window_s: each client address may make ip_limit requests without a session (register,
+      login) in any ip_window_s seconds, per process (egm/server/rate_limit.py); 0: no limit.
     abandon_every_s: how often this process runs the abandoned-round job (egm/server/abandon.py; the
       first run one interval after readiness); 0: never (then run `egm server abandon` from cron).
     """
@@ -39,6 +42,8 @@ class Settings:
     test_seed: int | None = None
     warm: bool = True
     catalogue_key: str | None = None
+    ip_limit: int = IP_LIMIT
+    ip_window_s: float = IP_WINDOW_S
     abandon_every_s: float = ABANDON_EVERY_S
     clock: Callable[[], float] = field(default=time.time, compare=False)
 

@@ -9,6 +9,7 @@ from fastapi import Depends, Request
 from fastapi.responses import Response
 
 from egm.server.idempotency import Reply
+from egm.server.rate_limit import IpLimiter
 from egm.server.server import Server
 from egm.server.sessions import Caller, caller_of, check_csrf, check_origin
 from egm.server.settings import SESSION_COOKIE
@@ -35,8 +36,11 @@ def poster(request: Request) -> Caller:
 
 
 def origin_checked(request: Request) -> Server:
-    """A POST that needs no session yet (register, login): its Origin must still be allowed."""
+    """A POST that needs no session yet (register, login): within its address's rate limit (429), and
+    its Origin must still be allowed."""
     server = server_of(request)
+    limiter: IpLimiter = request.app.state.ip_limiter
+    limiter.admit(request.client.host if request.client else "", server.settings.clock())
     check_origin(request, server.settings)
     return server
 
