@@ -277,6 +277,8 @@ class RoundService:
 
     @staticmethod
     def _own_round(conn: Connection, caller: HasAccount, round_id: str, *, lock: bool) -> Any:
+        if not is_round_id(round_id):  # not even a round id (e.g. a NUL byte, which PostgreSQL refuses)
+            raise ApiError(404, "no_such_round", "You have no such round.")
         query = select(game_round).where(and_(game_round.c.id == round_id,
                                               game_round.c.account_id == caller.account_id))
         row = conn.execute(query.with_for_update() if lock else query).first()
@@ -314,6 +316,14 @@ def wager_of(game: Game, body: dict[str, Any]) -> Wager:
     except engine.WagerRefused as exc:
         sentence = str(exc)
         raise ApiError(422, "wager_refused", f"{sentence[0].upper()}{sentence[1:].rstrip('.')}.") from None
+
+
+def is_round_id(text: str) -> bool:
+    """A round id as the server makes them: a UUID's canonical text."""
+    try:
+        return str(uuid.UUID(text)) == text
+    except ValueError:
+        return False
 
 
 def is_auto(data: Any) -> bool:

@@ -9,6 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from egm.server.accounts import LOGIN
 
 RequestId = Annotated[StrictStr, Field(min_length=1, max_length=100)]
+# An id or a game number in a path or query: what a database BIGINT holds (beyond it, a 400, not a 500)
+RowId = Annotated[int, Field(ge=1, le=2**63 - 1)]
 
 
 class Body(BaseModel):
@@ -70,4 +72,4 @@ class SelfExclusion(Body):
 class TerminalStart(StartRound):
     """POST /api/v1/terminal/rounds: a player's start plus the cabinet's own game number."""
 
-    game_number: Annotated[StrictInt, Field(ge=1)]
+    game_number: Annotated[StrictInt, Field(ge=1, le=2**63 - 1)]

@@ -9,6 +9,7 @@ from sqlalchemy import and_, select
 
 from egm.server import rg
 from egm.server.api.deps import GetCaller, server_of
+from egm.server.api.models import RowId
 from egm.server.db.schema import game_round
 from egm.server.errors import ApiError
 from egm.server.events import event_seq
@@ -52,7 +53,7 @@ def session(request: Request, who: GetCaller) -> dict[str, Any]:
 
 
 @router.get("/history")
-def history(request: Request, who: GetCaller, before: int | None = None) -> dict[str, Any]:
+def history(request: Request, who: GetCaller, before: RowId | None = None) -> dict[str, Any]:
     """The caller's finished rounds, newest first, a page at a time (before: the game number of the
     last one seen)."""
     db, _, _ = server_of(request).require_ready()

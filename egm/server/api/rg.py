@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from egm.server import rg
 from egm.server.accounts import audit
 from egm.server.api.deps import GetCaller, PostCaller, server_of
-from egm.server.api.models import Limits, SelfExclusion
+from egm.server.api.models import Limits, RowId, SelfExclusion
 from egm.server.sessions import clear_cookie
 
 router = APIRouter(prefix="/api/v1")
@@ -40,7 +40,7 @@ def change_limits(body: Limits, request: Request, who: PostCaller) -> dict[str, 
 
 
 @router.post("/limits/{limit_id}/confirm")
-def confirm_limit(limit_id: int, request: Request, who: PostCaller) -> dict[str, Any]:
+def confirm_limit(limit_id: RowId, request: Request, who: PostCaller) -> dict[str, Any]:
     server = server_of(request)
     db, _, _ = server.require_ready()
     now = server.settings.now()

@@ -9,7 +9,7 @@ from fastapi.responses import Response
 
 from egm.server import rg, wallet
 from egm.server.api.deps import GetCaller, PostCaller, server_of, stored
-from egm.server.api.models import Money
+from egm.server.api.models import Money, RowId
 
 router = APIRouter(prefix="/api/v1/wallet")
 
@@ -34,7 +34,7 @@ def withdraw(body: Money, request: Request, who: PostCaller) -> Response:
 
 
 @router.get("/transactions")
-def transactions(request: Request, who: GetCaller, before_id: int | None = None) -> Any:
+def transactions(request: Request, who: GetCaller, before_id: RowId | None = None) -> Any:
     db, _, _ = server_of(request).require_ready()
     with db.read() as conn:
         return {"balance_cents": wallet.balance_of(conn, who.account_id),

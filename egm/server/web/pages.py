@@ -26,6 +26,7 @@ from egm.server.api import player as player_api
 from egm.server.api import rg as rg_api
 from egm.server.api import wallet as wallet_api
 from egm.server.api.deps import caller, server_of
+from egm.server.api.models import RowId
 from egm.server.db.schema import round_step
 from egm.server.errors import ApiError
 from egm.server.sessions import Caller, caller_of
@@ -153,7 +154,7 @@ def account_page(request: Request) -> Response:
 
 
 @router.get("/account/transactions", response_class=HTMLResponse)
-def transactions_fragment(request: Request, before_id: int | None = None) -> Response:
+def transactions_fragment(request: Request, before_id: RowId | None = None) -> Response:
     """The newest transactions (the whole table), or with `before_id` the next older rows alone."""
     who = caller(request)
     template = "transactions.html" if before_id is None else "transaction_rows.html"
@@ -211,7 +212,7 @@ def history_page(request: Request) -> Response:
 
 
 @router.get("/history/rounds", response_class=HTMLResponse)
-def history_fragment(request: Request, before: int | None = None) -> Response:
+def history_fragment(request: Request, before: RowId | None = None) -> Response:
     who = caller(request)
     return templates.TemplateResponse(request, "history_rows.html", history_rows(request, who, before))
 
