@@ -2,7 +2,9 @@
 
 `ServerProcess`: one uvicorn process on 127.0.0.1 serving the game server's app, started and stopped by
 the test (two of them on one PostgreSQL make the scale-out case). It runs the app without the warm-up
-round (the warm-up builds compiled engines; these tests need none of them), otherwise as `egm server`.
+round (the warm-up builds compiled engines; these tests need none of them) and without the per-address
+login limit (every test's players come from 127.0.0.1; `test_server_ratelimit.py` tests the limit),
+otherwise as `egm server`.
 With EGM_TEST_KILL_AT_SETTLE in its environment it kills itself (SIGKILL) inside the transaction that
 settles a round: the fault tests' "kill -9 inside a round transaction", with no hook in the server.
 
@@ -39,7 +41,7 @@ db_url, port = sys.argv[1], int(sys.argv[2])
 if os.environ.get("EGM_TEST_KILL_AT_SETTLE"):  # a fault test: kill -9 inside the settling transaction
     import egm.play.rounds
     egm.play.rounds.settle = lambda *a, **k: os.kill(os.getpid(), signal.SIGKILL)
-app = create_app(Settings(db_url=db_url, host="127.0.0.1", port=port, warm=False))
+app = create_app(Settings(db_url=db_url, host="127.0.0.1", port=port, warm=False, ip_limit=0))
 uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 """
 
