@@ -6,6 +6,7 @@ rom/manifest.json being current. Registered for every test in tests/conftest.py.
 
 from __future__ import annotations
 
+import fcntl
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,16 +76,21 @@ def compiled_build_check() -> CompiledCheck:
 
 def ensure_compiled_build() -> None:
     """Build and sign (development key) this checkout's compiled code unless it is current: once per
-    change of the games' compiled code (minutes), then every cabinet a test boots loads it."""
-    if compiled_build_check().state != "verified":
-        build_compiled_code(PROJECT_ROOT, COMPILED_ROOT)
-        sign_compiled(COMPILED_ROOT, DEV_PRIVATE_KEY)
+    change of the games' compiled code (minutes), then every cabinet a test boots loads it. The pytest
+    workers of one run (pytest-xdist) take turns: one builds, the others then find it current."""
+    COMPILED_ROOT.mkdir(parents=True, exist_ok=True)
+    with open(COMPILED_ROOT / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if compiled_build_check().state != "verified":
+            build_compiled_code(PROJECT_ROOT, COMPILED_ROOT)
+            sign_compiled(COMPILED_ROOT, DEV_PRIVATE_KEY)
 
 
 @pytest.fixture(scope="session", autouse=True)
 def compiled_code_loaded() -> None:
-    """The test process's own engines load this checkout's build when it is current (as a cabinet
-    does); otherwise they compile once per session."""
+    """The test process's own engines load this checkout's build (as a cabinet does), made first when it
+    is not current: one compile serves every pytest worker and every cabinet the tests boot."""
+    ensure_compiled_build()
     install_compiled_code(compiled_build_check())
 
 
