@@ -212,7 +212,7 @@ def test_refused_requests_move_nothing(app, keys) -> None:
     for what, answer in forgeries.items():
         assert (answer.status_code, answer.json()["code"]) == (401, "bad_signature"), what
     assert "T-nobody" in forgeries["an unknown terminal"].json()["sentence"]
-    for skew in (-61, 61):
+    for skew in (-120, 120):  # well past the 60 s window: a loaded machine may take seconds to answer
         stale = link.send("POST", ROUNDS, body, now=time.time() + skew)[0]
         assert (stale.status_code, stale.json()["code"]) == (401, "stale_request"), skew
         assert "60 s" in stale.json()["sentence"]
