@@ -2,13 +2,18 @@
 headless cabinet locally, then the same on a cabinet that takes its rounds from a real `egm server` on
 127.0.0.1 (SQLite, WAL, synchronous=FULL), each round timed from DEAL to the settlement committed.
 
-    python benchmarks/bench_remote_round.py [--rounds 200] [--game dragon-poker]
+    python benchmarks/bench_remote_round.py [--rounds 200] [--game dragon-poker] [--split]
 
 Both cabinets commit every step to their own wager memory; the remote one also sends each start and
 decision to the server (signed) and waits for its answer through the link's thread. Prints JSON: p50,
 p95 and p99 in ms of each, what the server adds at p50 and p99 (target: at most +30 ms p99), and the
-time the remote cabinet spent waiting for the server's answers per round (the server's share).
-Asserts nothing about time.
+time the remote cabinet spent waiting for the server's answers per round (the server's share), and the
+load average before and after (the machine is shared: read every figure beside it). `--split` also
+times each HTTP exchange as the link's thread sees it (signing, sending, the server, the reply read):
+`exchange_ms` per request, and per round the rest of the waiting (`handoffs_and_answer_commits_ms`:
+the thread hand-offs and the commits of the answers) and the cabinet's own work outside the waiting
+(`cabinet_ms`: its commits before each request, the signatures' keys, the shell). Asserts nothing
+about time.
 """
 
 from __future__ import annotations
@@ -69,6 +74,22 @@ def start_server(work: Path) -> tuple[subprocess.Popen[bytes], str, str]:
     raise SystemExit("the game server never became ready")
 
 
+def timed_exchanges(link: Any) -> list[float]:
+    """Time every HTTP exchange of `link` from here on (seconds each, in the order sent)."""
+    exchanges: list[float] = []
+    send = link._send
+
+    def timed(request: Any) -> Any:
+        began = time.perf_counter()
+        try:
+            return send(request)
+        finally:
+            exchanges.append(time.perf_counter() - began)
+
+    link._send = timed
+    return exchanges
+
+
 def play(cabinet: Any, game: str, rounds: int) -> tuple[list[float], list[float]]:
     """Seconds from DEAL to the settlement committed, per round, and of them the seconds the cabinet
     waited for the server's answers (the server's share: HTTP, its transaction, the game's code)."""
@@ -107,7 +128,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--game", default="dragon-poker")
+    parser.add_argument("--split", action="store_true", help="also time each HTTP exchange of the link")
     args = parser.parse_args()
+    load_before = os.getloadavg()
     config = load_cabinet_config()
     with tempfile.TemporaryDirectory() as temp:
         work = Path(temp)
@@ -121,14 +144,27 @@ def main() -> None:
             table = {"url": base, "terminal_id": "bench", "private_key": str(work / "terminal.key")}
             remote_config = config.model_validate({**config.model_dump(), "game_server": table})
             cabinet = build_cabinet(remote_config, work / "remote", game_ids=[args.game])
+            exchanges = timed_exchanges(cabinet.game_server) if args.split else []
             remote, waits = play(cabinet, args.game, args.rounds)
         finally:
             process.terminate()
             process.wait(timeout=60)
     local_ms, remote_ms = percentiles(local), percentiles(remote)
-    print(json.dumps({"game": args.game, "rounds": args.rounds, "local_ms": local_ms, "remote_ms": remote_ms,
-                      "added_ms": {k: round(remote_ms[k] - local_ms[k], 2) for k in ("p50", "p99")},
-                      "waiting_for_server_ms": percentiles(waits)}))
+    figures: dict[str, Any] = {
+        "game": args.game, "rounds": args.rounds, "local_ms": local_ms, "remote_ms": remote_ms,
+        "added_ms": {k: round(remote_ms[k] - local_ms[k], 2) for k in ("p50", "p99")},
+        "waiting_for_server_ms": percentiles(waits),
+        "load_average": {"before": round(load_before[0], 2), "after": round(os.getloadavg()[0], 2)}}
+    if args.split:
+        per_round = len(exchanges) // args.rounds  # the boot's catalogue fetch goes first
+        played = exchanges[len(exchanges) - per_round * args.rounds:]
+        rounds = [played[i * per_round:(i + 1) * per_round] for i in range(args.rounds)]
+        figures["split"] = {
+            "requests_per_round": per_round, "exchange_ms": percentiles(played),
+            "handoffs_and_answer_commits_ms": percentiles(
+                [w - sum(r) for w, r in zip(waits, rounds, strict=True)]),
+            "cabinet_ms": percentiles([t - w for t, w in zip(remote, waits, strict=True)])}
+    print(json.dumps(figures))
 
 
 if __name__ == "__main__":

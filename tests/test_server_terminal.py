@@ -307,6 +307,29 @@ def test_wager_refusals_and_malformed_bodies(app, keys) -> None:
     assert _state(app, link.id) == before
 
 
+def test_the_signature_is_checked_before_the_body_is_read(app, keys) -> None:
+    """A round request is authenticated first (401), then its body read (400 naming the field): a caller
+    without the key learns nothing of the body's rules, and a malformed signed body moves nothing."""
+    link = _terminal(app, keys)
+    _finish_open_round(link)
+    before = _state(app, link.id)
+    malformed = {**link.start_body(), "game_number": "7"}
+    unsigned = link.client.post(ROUNDS, json=malformed)
+    assert unsigned.status_code == 401 and unsigned.json()["code"] == "unsigned"
+    forged = link.send("POST", ROUNDS, malformed, key=load_private_key(keys / "intruder.key"))[0]
+    assert forged.status_code == 401 and forged.json()["code"] == "bad_signature"
+    signed = link.post(ROUNDS, malformed)
+    assert signed.status_code == 400 and signed.json() == {
+        "code": "malformed",
+        "sentence": "The request body is malformed: game_number: Input should be a valid integer."}
+    not_json = link.send("POST", ROUNDS, None, headers=None)[0]  # signed, but no body at all
+    assert not_json.status_code == 400 and not_json.json()["code"] == "malformed"
+    decision = link.post(f"{ROUNDS}/no-such-round/decisions", {"request_id": "x-1", "step_no": "0",
+                                                                "decision": {"kind": "auto"}})
+    assert decision.status_code == 400 and "step_no" in decision.json()["sentence"]
+    assert _state(app, link.id) == before
+
+
 def test_the_meters_are_the_sums_of_the_terminals_rounds(app, keys) -> None:
     link = _terminal(app, keys, "t2")
     _finish_open_round(link)

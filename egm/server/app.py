@@ -9,6 +9,8 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from egm.server.api import auth, live, player, rg, rounds, terminal, wallet, web, ws
 from egm.server.errors import install_handlers
@@ -23,6 +25,39 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
 }
+
+
+class SecurityHeaders:
+    """Every answer carries the security headers (an /api/ answer also `no-store`: balances and rounds are
+    never cached), and a body over MAX_BODY_BYTES is refused unread. Plain ASGI rather than
+    `@app.middleware("http")`, which runs each request through an extra task and stream (measured:
+    docs/cabinet-on-server.md, Figures)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        api = scope["path"].startswith("/api/")
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    headers[name] = value
+                if api:
+                    headers["Cache-Control"] = "no-store"
+            await send(message)
+
+        length = Headers(scope=scope).get("content-length", "0")
+        if not length.isdigit() or int(length) > MAX_BODY_BYTES:
+            too_large = JSONResponse({"code": "too_large", "sentence": f"A request body is at most "
+                                      f"{MAX_BODY_BYTES // 1024} KiB."}, status_code=413)
+            await too_large(scope, receive, with_headers)
+        else:
+            await self.app(scope, receive, with_headers)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -41,18 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.ip_limiter = IpLimiter(server.settings.ip_limit, server.settings.ip_window_s)
     install_handlers(app)
 
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next: Any) -> Any:
-        length = request.headers.get("content-length", "0")
-        if not length.isdigit() or int(length) > MAX_BODY_BYTES:
-            response: Any = JSONResponse({"code": "too_large", "sentence": f"A request body is at most "
-                                          f"{MAX_BODY_BYTES // 1024} KiB."}, status_code=413)
-        else:
-            response = await call_next(request)
-        response.headers.update(SECURITY_HEADERS)
-        if request.url.path.startswith("/api/"):
-            response.headers["Cache-Control"] = "no-store"  # balances and rounds are never cached
-        return response
+    app.add_middleware(SecurityHeaders)
 
     @app.get("/healthz")
     def healthz() -> dict[str, Any]:

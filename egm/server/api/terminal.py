@@ -11,10 +11,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 from sqlalchemy.exc import DBAPIError
+from starlette.concurrency import run_in_threadpool
 
 from egm.server import nonces, terminals
 from egm.server.api.deps import server_of, stored
-from egm.server.api.models import DecisionBody, TerminalStart
+from egm.server.api.models import Body, DecisionBody, TerminalStart, parse_body
 from egm.server.idempotency import Reply
 from egm.server.rounds import RoundService
 from egm.server.seats import TerminalSeat
@@ -35,38 +36,43 @@ def signed_path(request: Request) -> str:
 
 def _terminal(request: Request, body: Annotated[bytes, Depends(_raw_body)]) -> TerminalSeat:
     """A read: the nonce claimed in its own transaction before it is served."""
-    return _authenticated(request, body, claim_now=True)
-
-
-def _playing_terminal(request: Request, body: Annotated[bytes, Depends(_raw_body)]) -> TerminalSeat:
-    """A round request: the nonce claimed in the round's own transaction (`_played` burns it when the
-    request is refused), so a served request commits once."""
-    return _authenticated(request, body, claim_now=False)
-
-
-def _authenticated(request: Request, body: bytes, *, claim_now: bool) -> TerminalSeat:
     server = server_of(request)
     db, _, _ = server.require_ready()
     return terminals.authenticate(db, request.headers, request.method, signed_path(request), body,
-                                  server.settings.now(), claim_now=claim_now)
+                                  server.settings.now())
 
 
 Terminal = Annotated[TerminalSeat, Depends(_terminal)]
-PlayingTerminal = Annotated[TerminalSeat, Depends(_playing_terminal)]
 
 
-def _played(request: Request, seat: TerminalSeat, serve: Callable[[RoundService], Reply]) -> Response:
-    """Serve a round request; when it is refused (rolled back, its nonce with it), burn the nonce in a
-    transaction of its own so that the refused request cannot be replayed (a replay is refused as
-    `replayed`: burning finds its nonce used)."""
-    db, _, rounds = server_of(request).require_ready()
-    try:
-        return stored(serve(rounds))
-    except Exception:
-        if seat.nonce is not None:
-            with contextlib.suppress(DBAPIError):  # the database is down: the request did nothing either
-                nonces.burn(db, seat.nonce)
-        raise
+Serve = Callable[[RoundService, TerminalSeat, Any, int], Reply]
+
+
+async def _play(request: Request, model: type[Body], serve: Serve) -> Response:
+    """A round request, in one worker-thread call: the signature checked (401), the body read (400), then
+    served, its nonce claimed in the round's own transaction so that a served request commits once. When
+    it is refused (rolled back, its nonce with it), the nonce is burned in a transaction of its own, so
+    that a refused request cannot be replayed either (a replay is refused as `replayed`: burning finds
+    its nonce used). One thread hop rather than one per dependency and route (docs/cabinet-on-server.md,
+    Figures)."""
+    body = await request.body()  # the exact bytes signed
+    server = server_of(request)
+
+    def played() -> Response:
+        db, _, rounds = server.require_ready()
+        now = server.settings.now()
+        seat = terminals.authenticate(db, request.headers, request.method, signed_path(request), body, now,
+                                      claim_now=False)
+        parsed = parse_body(model, body)
+        try:
+            return stored(serve(rounds, seat, parsed, now))
+        except Exception:
+            if seat.nonce is not None:
+                with contextlib.suppress(DBAPIError):  # the database is down: the request did nothing either
+                    nonces.burn(db, seat.nonce)
+            raise
+
+    return await run_in_threadpool(played)
 
 
 @router.get("/catalogue")
@@ -77,15 +83,15 @@ def catalogue(request: Request, seat: Terminal) -> dict[str, Any]:
 
 
 @router.post("/rounds")
-def start(body: TerminalStart, request: Request, seat: PlayingTerminal) -> Response:
-    now = server_of(request).settings.now()
-    return _played(request, seat, lambda rounds: rounds.start(seat, body.model_dump(), now))
+async def start(request: Request) -> Response:
+    return await _play(request, TerminalStart,
+                       lambda rounds, seat, body, now: rounds.start(seat, body.model_dump(), now))
 
 
 @router.post("/rounds/{round_id}/decisions")
-def decide(round_id: str, body: DecisionBody, request: Request, seat: PlayingTerminal) -> Response:
-    now = server_of(request).settings.now()
-    return _played(request, seat, lambda rounds: rounds.decide(seat, round_id, body.model_dump(), now))
+async def decide(round_id: str, request: Request) -> Response:
+    return await _play(request, DecisionBody,
+                       lambda rounds, seat, body, now: rounds.decide(seat, round_id, body.model_dump(), now))
 
 
 @router.get("/rounds/{round_id}")
