@@ -448,3 +448,40 @@ def test_a_round_the_server_holds_open_for_another_memory_is_refused_with_a_sent
     assert cabinet.round is None and cabinet.credits_cents == 500 and cabinet.memory.meters["coin_in"] == 0
     assert [e["kind"] for e in cabinet.event_log(3)][0] == "game_server_refused"
     cabinet.close()
+
+
+class QuietHost:
+    """A casino host link that never polls: the display's frame waits on it for nothing."""
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    def wait(self, timeout_s: float) -> bool:
+        self.waits.append(timeout_s)
+        time.sleep(timeout_s)
+        return False
+
+    def poll(self) -> list[object]:
+        return []
+
+
+@pytest.mark.parametrize("host", [None, QuietHost], ids=["no-host", "sas-host"])
+def test_the_game_servers_answer_ends_the_frames_wait(tmp_path: Path, fake: Any, key: Any, host: Any) -> None:
+    """The display's loop spends each frame's spare time in serve_host_until; an answer from the game
+    server ends it, so the screen shows it at once instead of a frame later."""
+    from egm.host.serve import serve_host_until
+
+    cabinet = remote_cabinet(tmp_path, fake, key)
+    cabinet.boot()
+    if host is not None:
+        cabinet.devices.host_link = host()
+    cabinet.devices.bill_acceptor.insert_bill(500)
+    cabinet.poll_devices()
+    assert cabinet.handle(StartGame(GAME_ID)).accepted and cabinet.waiting_for_server()
+    frame_due = time.monotonic() + 30  # a frame far longer than the answer takes
+    serve_host_until(cabinet, frame_due)
+    assert time.monotonic() < frame_due, "the frame's wait did not end at the server's answer"
+    cabinet.poll_devices()
+    assert cabinet.round is not None and not cabinet.waiting_for_server()
+    assert cabinet.credits_cents == 400
+    cabinet.close()

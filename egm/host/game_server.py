@@ -110,10 +110,10 @@ class GameServerLink:
             except queue.Empty:
                 return answers
 
-    def wait(self, timeout_s: float) -> None:
-        """Sleep until an answer arrives or `timeout_s` passes (headless autoplay only: a display's loop
-        keeps drawing and polls instead)."""
-        self._answered.wait(timeout_s)
+    def wait(self, timeout_s: float) -> bool:
+        """Sleep until an answer arrives or `timeout_s` passes; True when one waits for `poll` (headless
+        autoplay waits here; a display's loop waits here in the frame's spare time)."""
+        return self._answered.wait(timeout_s)
 
     @property
     def offline(self) -> bool:
