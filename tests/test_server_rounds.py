@@ -197,7 +197,7 @@ def test_a_refused_decision_is_422_with_the_games_sentence(app, games) -> None:
     refused = player.decide(round_id, 0, {"kind": "house_way"})
     assert refused.status_code == 422
     assert refused.json()["sentence"] == ("'house_way' is refused at step 'designate'; "
-                                          "this step takes 'designate'")
+                                          "this step takes 'designate'.")
     malformed = player.decide(round_id, 0, ["designate"])
     assert malformed.status_code == 400
     assert player.decide(round_id, 0, {"kind": "auto"}).status_code == 200  # nothing was written

@@ -82,13 +82,19 @@ def catalogue(request: Request, seat: Terminal) -> dict[str, Any]:
     return terminals.catalogue(lobby, seat.terminal_id, server.catalogue_key)
 
 
-@router.post("/rounds")
+def _documented(model: type[Body]) -> dict[str, Any]:
+    """The OpenAPI entry of a body the route reads by hand, after its signature is checked."""
+    return {"requestBody": {"required": True,
+                            "content": {"application/json": {"schema": model.model_json_schema()}}}}
+
+
+@router.post("/rounds", openapi_extra=_documented(TerminalStart))
 async def start(request: Request) -> Response:
     return await _play(request, TerminalStart,
                        lambda rounds, seat, body, now: rounds.start(seat, body.model_dump(), now))
 
 
-@router.post("/rounds/{round_id}/decisions")
+@router.post("/rounds/{round_id}/decisions", openapi_extra=_documented(DecisionBody))
 async def decide(round_id: str, request: Request) -> Response:
     return await _play(request, DecisionBody,
                        lambda rounds, seat, body, now: rounds.decide(seat, round_id, body.model_dump(), now))
