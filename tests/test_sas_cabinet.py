@@ -481,6 +481,10 @@ def test_host_console_commands(rig: Rig) -> None:
     from hardware.sim.sas_host_cli import run_console
 
     insert_bill(rig, 500)
+    # the host asks the cabinet, not the rig's thread: wait until the loop has stacked and credited the note
+    deadline = time.monotonic() + 30
+    while rig.do(lambda c: c.credits_cents) != 500:
+        assert time.monotonic() < deadline, "the note was not credited"
     out = io.StringIO()
     commands = "credits\naft-in 700 C-1\nmeters\nbogus\nquit\ncredits\n"
     run_console(rig.host, threading.Lock(), io.StringIO(commands), out)
