@@ -186,3 +186,20 @@ def test_the_display_socket_refuses_a_foreign_page_and_a_wrong_token(app, table,
             f"/live/tables/{table['table_id']}/ws?token={token}", headers={"Origin": origin}) as socket:
         socket.receive_json()
     assert closed.value.code == 4403
+
+
+def test_a_table_or_hand_id_beyond_any_row_is_malformed(app, crew, table) -> None:
+    """An id no database row can have is a 400 in the API's error shape (it was a 500), and nothing is
+    entered."""
+    huge = 2**70
+    before = board(app, table)
+    answers = [
+        Player(app).get(f"/live/tables/{huge}/board?token={table['display_token']}"),
+        crew["supervisor"].get(f"/live/tables/{huge}/audit"),
+        enter(crew["dealer"], huge, FIG3),
+        crew["dealer"].post(f"/live/tables/{table['table_id']}/hands/{huge}/void",
+                            {"request_id": uuid.uuid4().hex}),
+    ]
+    for answer in answers:
+        assert answer.status_code == 400 and answer.json()["code"] == "malformed", answer.text
+    assert board(app, table) == before

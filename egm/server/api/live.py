@@ -21,7 +21,7 @@ from starlette.concurrency import run_in_threadpool
 import egm.live
 from egm.server import live_table as live
 from egm.server.api.deps import PostCaller, caller, server_of, stored
-from egm.server.api.models import Body, RequestId
+from egm.server.api.models import Body, RequestId, RowId
 from egm.server.errors import ApiError
 from egm.server.sessions import check_origin
 
@@ -71,30 +71,30 @@ def _post(request: Request, who: Any, change: Any, body: dict[str, Any]) -> Resp
 
 
 @router.post("/tables/{table_id}/sessions")
-def new_session(table_id: int, body: Keyed, request: Request, who: PostCaller) -> Response:
+def new_session(table_id: RowId, body: Keyed, request: Request, who: PostCaller) -> Response:
     return _post(request, who, live.new_session, {**body.model_dump(), "table_id": table_id})
 
 
 @router.post("/tables/{table_id}/hands")
-def enter_hand(table_id: int, body: HandBody, request: Request, who: PostCaller) -> Response:
+def enter_hand(table_id: RowId, body: HandBody, request: Request, who: PostCaller) -> Response:
     return _post(request, who, live.enter_hand, {**body.model_dump(), "table_id": table_id})
 
 
 @router.post("/tables/{table_id}/hands/{hand_id}/corrections")
-def correct_hand(table_id: int, hand_id: int, body: CorrectionBody, request: Request,
+def correct_hand(table_id: RowId, hand_id: RowId, body: CorrectionBody, request: Request,
                  who: PostCaller) -> Response:
     return _post(request, who, live.correct_hand,
                  {**body.model_dump(), "table_id": table_id, "hand_id": hand_id})
 
 
 @router.post("/tables/{table_id}/hands/{hand_id}/void")
-def void_hand(table_id: int, hand_id: int, body: Keyed, request: Request, who: PostCaller) -> Response:
+def void_hand(table_id: RowId, hand_id: RowId, body: Keyed, request: Request, who: PostCaller) -> Response:
     return _post(request, who, live.void_hand,
                  {**body.model_dump(), "table_id": table_id, "hand_id": hand_id})
 
 
 @router.get("/tables/{table_id}/board")
-def board(table_id: int, request: Request, token: Annotated[str | None, Query()] = None) -> dict[str, Any]:
+def board(table_id: RowId, request: Request, token: Annotated[str | None, Query()] = None) -> dict[str, Any]:
     """The board for the display (its token) or for staff logged in (their session)."""
     db, _, _ = server_of(request).require_ready()
     if token is not None:
@@ -105,7 +105,7 @@ def board(table_id: int, request: Request, token: Annotated[str | None, Query()]
 
 
 @router.get("/tables/{table_id}/audit")
-def audit(table_id: int, request: Request) -> list[dict[str, Any]]:
+def audit(table_id: RowId, request: Request) -> list[dict[str, Any]]:
     db, _, _ = server_of(request).require_ready()
     return live.audit_log(db, caller(request), table_id)
 
@@ -120,12 +120,13 @@ def _page(request: Request, name: str, table_id: int, token: str = "") -> HTMLRe
 
 
 @router.get("/tables/{table_id}/dealer", response_class=HTMLResponse)
-def dealer_page(table_id: int, request: Request) -> HTMLResponse:
+def dealer_page(table_id: RowId, request: Request) -> HTMLResponse:
     return _page(request, "dealer.html", table_id)
 
 
 @router.get("/tables/{table_id}/display", response_class=HTMLResponse)
-def display_page(table_id: int, request: Request, token: Annotated[str, Query(min_length=1)]) -> HTMLResponse:
+def display_page(table_id: RowId, request: Request,
+                 token: Annotated[str, Query(min_length=1)]) -> HTMLResponse:
     return _page(request, "display.html", table_id, token)
 
 
@@ -148,7 +149,7 @@ class Boards:
 
 
 @router.websocket("/tables/{table_id}/ws")
-async def display_socket(websocket: WebSocket, table_id: int, token: str = "") -> None:
+async def display_socket(websocket: WebSocket, table_id: RowId, token: str = "") -> None:
     """The whole board on connect and after each change; a heartbeat every HEARTBEAT_S seconds."""
     server = websocket.app.state.server
     try:
