@@ -23,6 +23,8 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,21 @@ from egm.server.settings import DEFAULT_DB_URL, IP_LIMIT, IP_WINDOW_S
 
 EXIT_UNBALANCED = 1
 EXIT_BAD_INPUT = 2
+
+
+@contextmanager
+def migrated_database(url: str) -> Iterator[Any]:
+    """The database at `url` with its schema brought up to date, disposed of afterwards (every command
+    that reads or writes the books)."""
+    from egm.server.db import open_database
+    from egm.server.db.migrations import migrate
+
+    db = open_database(url)
+    try:
+        migrate(db)
+        yield db
+    finally:
+        db.dispose()
 
 
 def _db(parser: argparse.ArgumentParser) -> None:
@@ -129,8 +146,6 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _audit(args: argparse.Namespace) -> int:
     from egm.server.audit import audit_books
-    from egm.server.db import open_database
-    from egm.server.db.migrations import migrate
     from egm.server.lobby import load_lobby
     from egm.server.reconcile import ReconcileError, parse_pair, read_cabinet_meters
 
@@ -140,17 +155,14 @@ def _audit(args: argparse.Namespace) -> int:
     except ReconcileError as exc:
         print(f"egm server audit: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    db = open_database(args.db)
     try:
-        migrate(db)
-        result = audit_books(db, load_lobby())
-        if cabinets:
-            result["terminals"] = _reconcile(db, cabinets)
+        with migrated_database(args.db) as db:
+            result = audit_books(db, load_lobby())
+            if cabinets:
+                result["terminals"] = _reconcile(db, cabinets)
     except ReconcileError as exc:
         print(f"egm server audit: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    finally:
-        db.dispose()
     reconciled = all(not t["differences"] for t in result.get("terminals", {}).values())
     if args.json:
         print(json.dumps(result, indent=2))
@@ -196,8 +208,6 @@ def _warm(_: argparse.Namespace) -> int:
 
 def _user_add(args: argparse.Namespace) -> int:
     from egm.server.accounts import create_player
-    from egm.server.db import open_database
-    from egm.server.db.migrations import migrate
     from egm.server.errors import ApiError
 
     try:
@@ -208,23 +218,18 @@ def _user_add(args: argparse.Namespace) -> int:
     if not 8 <= len(password) <= 256:
         print("egm server user add: a password is 8 to 256 characters", file=sys.stderr)
         return EXIT_BAD_INPUT
-    db = open_database(args.db)
-    migrate(db)
     try:
-        created = create_player(db, args.login, password, args.role, int(time.time()))
+        with migrated_database(args.db) as db:
+            created = create_player(db, args.login, password, args.role, int(time.time()))
     except ApiError as exc:
         print(f"egm server user add: {exc.sentence}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    finally:
-        db.dispose()
     print(json.dumps(created))
     return 0
 
 
 def _terminal_add(args: argparse.Namespace) -> int:
     from egm.rom.signing import RomError
-    from egm.server.db import open_database
-    from egm.server.db.migrations import migrate
     from egm.server.errors import ApiError
     from egm.server.terminals import add_terminal
 
@@ -235,10 +240,9 @@ def _terminal_add(args: argparse.Namespace) -> int:
         print(f"egm server terminal add: cannot read the public key {args.public_key} ({why})",
               file=sys.stderr)
         return EXIT_BAD_INPUT
-    db = open_database(args.db)
     try:
-        migrate(db)
-        added = add_terminal(db, args.id, pem, int(time.time()))
+        with migrated_database(args.db) as db:
+            added = add_terminal(db, args.id, pem, int(time.time()))
     except RomError as exc:
         print(f"egm server terminal add: {args.public_key}: {str(exc).removeprefix('the public key: ')}",
               file=sys.stderr)
@@ -246,8 +250,6 @@ def _terminal_add(args: argparse.Namespace) -> int:
     except ApiError as exc:
         print(f"egm server terminal add: {exc.sentence}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    finally:
-        db.dispose()
     print(f"terminal {added['terminal_id']} added (account {added['account_id']}, key id {added['key_id']})")
     return 0
 
@@ -256,8 +258,6 @@ def _abandon(args: argparse.Namespace) -> int:
     from egm.money import format_cents
     from egm.rng import os_rng
     from egm.server.abandon import abandon_rounds
-    from egm.server.db import open_database
-    from egm.server.db.migrations import migrate
     from egm.server.events import Hub
     from egm.server.live_rounds import LiveRounds
     from egm.server.lobby import RomRefused, load_lobby
@@ -274,12 +274,8 @@ def _abandon(args: argparse.Namespace) -> int:
     except RomRefused as exc:
         print(f"egm server abandon: {exc}", file=sys.stderr)
         return EXIT_UNBALANCED
-    db = open_database(args.db)
-    try:
-        migrate(db)
+    with migrated_database(args.db) as db:
         done = abandon_rounds(RoundService(db, lobby, os_rng(), LiveRounds(1), Hub()), now)
-    finally:
-        db.dispose()
     for r in done["completed"]:
         print(f"round {r['round_id']} (account {r['account_id']}, {r['game_id']}) completed by the reference "
               f"decisions: {r['status']}, win {format_cents(r['win_cents'])}")
@@ -299,16 +295,10 @@ def _epoch(text: str) -> int:
 
 def _review_list(args: argparse.Namespace) -> int:
     from egm.money import format_cents
-    from egm.server.db import open_database
-    from egm.server.db.migrations import migrate
     from egm.server.hand_pays import awaiting
 
-    db = open_database(args.db)
-    try:
-        migrate(db)
+    with migrated_database(args.db) as db:
         rounds = awaiting(db)
-    finally:
-        db.dispose()
     if args.json:
         print(json.dumps(rounds, indent=2))
         return 0
@@ -323,26 +313,21 @@ def _review_list(args: argparse.Namespace) -> int:
 def _review_resolve(args: argparse.Namespace) -> int:
     from egm.money import format_cents
     from egm.server import hand_pays
-    from egm.server.db import open_database
-    from egm.server.db.migrations import migrate
     from egm.server.errors import ApiError
     from egm.server.events import Hub
 
-    db = open_database(args.db)
     try:
-        migrate(db)
-        now = int(time.time())
-        if args.review_command == "pay":
-            done = hand_pays.pay(db, Hub(), args.round_id, args.by, now)
-            said = f"paid {format_cents(done['paid_cents'])}"
-        else:
-            done = hand_pays.void(db, Hub(), args.round_id, args.by, args.reason, now)
-            said = f"voided; the stake of {format_cents(done['refund_cents'])} is refunded"
+        with migrated_database(args.db) as db:
+            now = int(time.time())
+            if args.review_command == "pay":
+                done = hand_pays.pay(db, Hub(), args.round_id, args.by, now)
+                said = f"paid {format_cents(done['paid_cents'])}"
+            else:
+                done = hand_pays.void(db, Hub(), args.round_id, args.by, args.reason, now)
+                said = f"voided; the stake of {format_cents(done['refund_cents'])} is refunded"
     except ApiError as exc:
         print(f"egm server review {args.review_command}: {exc.sentence}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    finally:
-        db.dispose()
     print(f"round {done['round_id']} {said} (approved by {done['by']}); the player's balance is "
           f"{format_cents(done['balance_cents'])}")
     return 0
