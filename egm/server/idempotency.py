@@ -14,9 +14,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, and_, select, update
+from sqlalchemy import Connection, and_, bindparam, select, update
 
 from egm.server.db import Database
+from egm.server.db.engine import per_dialect
 from egm.server.db.schema import idempotency
 from egm.server.errors import ApiError
 
@@ -37,6 +38,15 @@ def request_digest(route: str, body: Any) -> str:
     return hashlib.sha256(f"{route}\n{canonical}".encode()).hexdigest()
 
 
+CLAIM = per_dialect(lambda insert: insert(idempotency)
+                    .on_conflict_do_nothing(index_elements=["account_id", "request_id"])
+                    .returning(idempotency.c.request_id))
+THIS_KEY = and_(idempotency.c.account_id == bindparam("key_account"),
+                idempotency.c.request_id == bindparam("key_request"))
+STORED = select(idempotency).where(THIS_KEY)
+STORE = update(idempotency).where(THIS_KEY)
+
+
 class Key:
     """One claimed request key, inside one write transaction."""
 
@@ -45,24 +55,20 @@ class Key:
 
     def claim(self, digest: str, now: int) -> Reply | None:
         """Claim the key (None), or return the stored reply of the same request; 409 for another."""
-        claimed = self.conn.execute(
-            self._db.insert(idempotency).values(account_id=self.account_id, request_id=self.request_id,
-                                                request_sha256=digest, status=0, reply="", at=now)
-            .on_conflict_do_nothing(index_elements=["account_id", "request_id"])
-            .returning(idempotency.c.request_id)
-        ).first()
+        claimed = self.conn.execute(CLAIM(self._db), {
+            "account_id": self.account_id, "request_id": self.request_id, "request_sha256": digest,
+            "status": 0, "reply": "", "at": now}).first()
         if claimed is not None:
             return None
-        row = self.conn.execute(select(idempotency).where(self._where())).one()
+        row = self.conn.execute(STORED, self._key()).one()
         if row.request_sha256 != digest:
             raise ApiError(409, "request_id_reused", f"The request_id '{self.request_id}' was already used "
                            "for another request; use a new request_id for a new request.")
         return Reply(row.status, row.reply.encode())
 
     def store(self, answer: Reply) -> Reply:
-        self.conn.execute(update(idempotency).where(self._where())
-                          .values(status=answer.status, reply=answer.body.decode()))
+        self.conn.execute(STORE, {**self._key(), "status": answer.status, "reply": answer.body.decode()})
         return answer
 
-    def _where(self) -> Any:
-        return and_(idempotency.c.account_id == self.account_id, idempotency.c.request_id == self.request_id)
+    def _key(self) -> dict[str, Any]:
+        return {"key_account": self.account_id, "key_request": self.request_id}

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, and_, delete
+from sqlalchemy import Connection, and_, bindparam, delete
 
 from egm.server.db import Database
+from egm.server.db.engine import per_dialect
 from egm.server.db.schema import terminal_nonce
 from egm.server.errors import ApiError
 from egm.terminal_link.signing import WINDOW_S
@@ -32,16 +33,18 @@ class Nonce:
     now: int
 
 
+PRUNE = delete(terminal_nonce).where(and_(terminal_nonce.c.terminal_id == bindparam("terminal_row"),
+                                          terminal_nonce.c.signed_at < bindparam("before")))
+CLAIM = per_dialect(lambda insert: insert(terminal_nonce)
+                    .on_conflict_do_nothing(index_elements=["terminal_id", "nonce"])
+                    .returning(terminal_nonce.c.nonce))
+
+
 def claim(db: Database, conn: Connection, nonce: Nonce) -> None:
     """Record the nonce in the caller's transaction; 401 replayed when this terminal used it already."""
-    conn.execute(delete(terminal_nonce).where(and_(terminal_nonce.c.terminal_id == nonce.terminal_row,
-                                                   terminal_nonce.c.signed_at < nonce.now - WINDOW_S)))
-    claimed = conn.execute(
-        db.insert(terminal_nonce)
-        .values(terminal_id=nonce.terminal_row, nonce=nonce.value, signed_at=nonce.signed_at)
-        .on_conflict_do_nothing(index_elements=["terminal_id", "nonce"])
-        .returning(terminal_nonce.c.nonce)
-    ).first()
+    conn.execute(PRUNE, {"terminal_row": nonce.terminal_row, "before": nonce.now - WINDOW_S})
+    claimed = conn.execute(CLAIM(db), {"terminal_id": nonce.terminal_row, "nonce": nonce.value,
+                                       "signed_at": nonce.signed_at}).first()
     if claimed is None:
         raise ApiError(401, "replayed", f"This request's nonce was already used by terminal "
                        f"'{nonce.terminal_id}' within the last {WINDOW_S} s: a replay is refused and "

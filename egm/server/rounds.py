@@ -24,13 +24,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy import Connection, and_, func, insert, select, update
+from sqlalchemy import Connection, and_, bindparam, func, insert, select, update
 from sqlalchemy.exc import DBAPIError
 
 from egm.games.base import Decision, DecisionRefused, Game, Round, Wager
 from egm.play import rounds as engine
 from egm.rng import Rng
 from egm.server.db import Database
+from egm.server.db.engine import per_dialect
 from egm.server.db.schema import game_round, pool, round_step
 from egm.server.errors import ApiError
 from egm.server.events import Hub
@@ -42,6 +43,27 @@ from egm.server.sessions import Caller
 from egm.server.wallet import balance_of, lock_account
 
 ABANDON = "abandon"  # completed_by, and the request id of the steps the abandoned-round job takes
+
+# The statements of every start and decision, built once (egm/server/db/engine.py, per_dialect)
+THE_ROUND = game_round.c.id == bindparam("round_id")
+OWN_ROUND = select(game_round).where(and_(THE_ROUND, game_round.c.account_id == bindparam("account_id")))
+OWN_ROUND_LOCKED = OWN_ROUND.with_for_update()
+OPEN_ROUND = select(game_round).where(and_(game_round.c.account_id == bindparam("account_id"),
+                                           game_round.c.status == "open"))
+LAST_NUMBER = select(func.max(game_round.c.number)).where(game_round.c.account_id == bindparam("account_id"))
+NEW_ROUND, NEW_STEP = insert(game_round), insert(round_step)
+ROUND_MOVED = update(game_round).where(THE_ROUND)  # SET: the columns its parameters name
+POOLS = select(pool.c.name, pool.c.cents).where(and_(pool.c.account_id == bindparam("account_id"),
+                                                     pool.c.game_id == bindparam("game_id")))
+
+
+def _pool_upsert(insert_of: Any) -> Any:
+    statement = insert_of(pool)
+    return statement.on_conflict_do_update(index_elements=["account_id", "game_id", "name"],
+                                           set_={"cents": statement.excluded.cents})
+
+
+POOL_KEPT = per_dialect(_pool_upsert)
 
 
 class HasAccount(Protocol):
@@ -80,19 +102,18 @@ class RoundService:
                                view=self._round(open_row, self._game(open_row.game_id)).view().to_json())
             seat.refuse(conn, balance, stake_cents, now)
             pools = self._pools(conn, seat.account_id, game)
-            number = 1 + (conn.execute(select(func.max(game_round.c.number))
-                                       .where(game_round.c.account_id == seat.account_id)).scalar() or 0)
+            number = 1 + (conn.execute(LAST_NUMBER, {"account_id": seat.account_id}).scalar() or 0)
             started = engine.start(game, wager, self.rng_for_game(number), number=number, pools_held=pools)
             round_, record = started.round, started.record["round"]
             round_id = str(uuid.uuid4())
             seat.stake(conn, round_id, stake_cents, body["request_id"], now)
-            conn.execute(insert(game_round).values(
+            conn.execute(NEW_ROUND, dict(
                 id=round_id, account_id=seat.account_id, number=number, game_id=game.game_id,
                 paytable_id=started.record["paytable_id"], paytable_sha256=game.paytable.sha256,
                 status="open", step_no=0, step=round_.step, wager=started.record["wager"],
                 stake_cents=stake_cents, record=record, started_at=now, **seat.round_columns(body)))
-            conn.execute(insert(round_step).values(round_id=round_id, step_no=0,
-                                                   request_id=body["request_id"], record=record, at=now))
+            conn.execute(NEW_STEP, dict(round_id=round_id, step_no=0, request_id=body["request_id"],
+                                        record=record, at=now))
             settled = self._settle_if_finished(conn, seat, round_id, game, round_, started.record, now)
             moved = Moved(round_id, 0, round_, stake_cents, settled)
             answer = key.store(reply(200, seat.start_reply(conn, moved)))
@@ -185,10 +206,9 @@ class RoundService:
     def _record_step(conn: Connection, round_id: str, step_no: int, request_id: str, decision: Decision,
                      round_: Round, now: int) -> None:
         record = round_.to_record()
-        conn.execute(insert(round_step).values(round_id=round_id, step_no=step_no, request_id=request_id,
-                                               decision=decision.to_record(), record=record, at=now))
-        conn.execute(update(game_round).where(game_round.c.id == round_id)
-                     .values(step_no=step_no, step=round_.step, record=record))
+        conn.execute(NEW_STEP, dict(round_id=round_id, step_no=step_no, request_id=request_id,
+                                    decision=decision.to_record(), record=record, at=now))
+        conn.execute(ROUND_MOVED, dict(round_id=round_id, step_no=step_no, step=round_.step, record=record))
 
     def _count_fault(self, seat: HasAccount, round_id: str) -> None:
         with self.db.write() as conn:
@@ -212,16 +232,14 @@ class RoundService:
         if settlement.win_cents and not settlement.hand_paid:
             seat.win(conn, round_id, settlement.win_cents, now)
         for name, cents in (settlement.pools_after or {}).items():
-            conn.execute(self.db.insert(pool).values(account_id=seat.account_id, game_id=game.game_id,
-                                                     name=name, cents=cents)
-                         .on_conflict_do_update(index_elements=["account_id", "game_id", "name"],
-                                                set_={"cents": cents}))
+            conn.execute(POOL_KEPT(self.db), dict(account_id=seat.account_id, game_id=game.game_id, name=name,
+                                                  cents=cents))
         status = "review" if settlement.hand_paid else "complete"
         outcome = settlement.recall_entry["outcome"]
-        conn.execute(update(game_round).where(game_round.c.id == round_id).values(
-            status=status, win_cents=settlement.win_cents, result_code=outcome["result_code"],
-            hand_pay_reason=settlement.why or None, outcome=outcome, completed_at=now,
-            completed_by=completed_by))
+        conn.execute(ROUND_MOVED, dict(
+            round_id=round_id, status=status, win_cents=settlement.win_cents,
+            result_code=outcome["result_code"], hand_pay_reason=settlement.why or None, outcome=outcome,
+            completed_at=now, completed_by=completed_by))
         seat.settled(conn, now)
         return Settled(settlement.win_cents, status, settlement.why, outcome["result_code"],
                        settlement.side_bet_wins_credits)
@@ -279,23 +297,20 @@ class RoundService:
     def _own_round(conn: Connection, caller: HasAccount, round_id: str, *, lock: bool) -> Any:
         if not is_round_id(round_id):  # not even a round id (e.g. a NUL byte, which PostgreSQL refuses)
             raise ApiError(404, "no_such_round", "You have no such round.")
-        query = select(game_round).where(and_(game_round.c.id == round_id,
-                                              game_round.c.account_id == caller.account_id))
-        row = conn.execute(query.with_for_update() if lock else query).first()
+        row = conn.execute(OWN_ROUND_LOCKED if lock else OWN_ROUND,
+                           {"round_id": round_id, "account_id": caller.account_id}).first()
         if row is None:  # another player's round is not found either: ids reveal nothing
             raise ApiError(404, "no_such_round", f"You have no round '{round_id}'.")
         return row
 
     @staticmethod
     def _open_round(conn: Connection, account_id: int) -> Any:
-        return conn.execute(select(game_round).where(and_(game_round.c.account_id == account_id,
-                                                          game_round.c.status == "open"))).first()
+        return conn.execute(OPEN_ROUND, {"account_id": account_id}).first()
 
     @staticmethod
     def _pools(conn: Connection, account_id: int, game: Game) -> dict[str, int]:
         """The player's own pools for this game (a fresh player's start at the game's seed)."""
-        rows = conn.execute(select(pool.c.name, pool.c.cents).where(
-            and_(pool.c.account_id == account_id, pool.c.game_id == game.game_id))).all()
+        rows = conn.execute(POOLS, {"account_id": account_id, "game_id": game.game_id}).all()
         return {r.name: int(r.cents) for r in rows if r.name in game.pool_names}
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from sqlalchemy import Connection, case, func, insert, select
+from sqlalchemy import Connection, bindparam, case, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from egm.server import nonces
@@ -33,6 +33,8 @@ from egm.terminal_link.signing import (
     sign_catalogue,
     verify_request,
 )
+
+NAMED = select(terminal).where(terminal.c.name == bindparam("name"))
 
 
 def add_terminal(db: Database, name: str, public_key_pem: str, now: int) -> dict[str, Any]:
@@ -64,7 +66,7 @@ def authenticate(db: Database, headers: Mapping[str, str], method: str, path: st
     try:
         signed = read_headers(headers)
         with db.read() as conn:
-            row = conn.execute(select(terminal).where(terminal.c.name == signed.terminal_id)).first()
+            row = conn.execute(NAMED, {"name": signed.terminal_id}).first()
         if row is None:
             raise SignatureRefused(f"There is no terminal '{signed.terminal_id}' on this server; register it "
                                    "with 'egm server terminal add'.")

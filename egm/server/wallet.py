@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, bindparam, insert, select, update
 
 from egm.money import format_cents
 from egm.server.db import Database
@@ -23,25 +23,30 @@ MAX_AMOUNT_CENTS = 100_000_000  # one deposit or withdrawal: at most 1,000,000.0
 TX_PAGE = 100
 
 
+THE_ACCOUNT = account.c.id == bindparam("account_id")
+BALANCE = select(account.c.balance_cents).where(THE_ACCOUNT)
+LOCK = BALANCE.with_for_update(key_share=True)
+MOVE = (update(account).where(THE_ACCOUNT)
+        .values(balance_cents=account.c.balance_cents + bindparam("amount_cents"),
+                version=account.c.version + 1)
+        .returning(account.c.balance_cents))
+LEDGER = insert(wallet_tx)
+
+
 def lock_account(conn: Connection, account_id: int) -> int:
     """Lock the account row for this transaction, first of all (lock order: account, then the request
     key, round and pool); its balance. FOR NO KEY UPDATE: the rows that reference the account (the
     key, the ledger) take KEY SHARE locks on it, which this lock lets through, so no deadlock."""
-    return conn.execute(select(account.c.balance_cents).where(account.c.id == account_id)
-                        .with_for_update(key_share=True)).scalar_one()
+    return int(conn.execute(LOCK, {"account_id": account_id}).scalar_one())
 
 
 def post(conn: Connection, account_id: int, kind: str, amount_cents: int, now: int, *,
          round_id: str | None = None, request_id: str | None = None) -> int:
     """Move `amount_cents` (+ credits the account) and record it; the balance after."""
-    balance = conn.execute(
-        update(account).where(account.c.id == account_id)
-        .values(balance_cents=account.c.balance_cents + amount_cents, version=account.c.version + 1)
-        .returning(account.c.balance_cents)
-    ).scalar_one()
-    conn.execute(insert(wallet_tx).values(account_id=account_id, kind=kind, amount_cents=amount_cents,
-                                          balance_after=balance, round_id=round_id, request_id=request_id,
-                                          at=now))
+    balance = conn.execute(MOVE, {"account_id": account_id, "amount_cents": amount_cents}).scalar_one()
+    conn.execute(LEDGER, {"account_id": account_id, "kind": kind, "amount_cents": amount_cents,
+                          "balance_after": balance, "round_id": round_id, "request_id": request_id,
+                          "at": now})
     return int(balance)
 
 
@@ -76,7 +81,7 @@ def move(db: Database, hub: Hub, caller: Caller, kind: str, body: dict[str, Any]
 
 
 def balance_of(conn: Connection, account_id: int) -> int:
-    return int(conn.execute(select(account.c.balance_cents).where(account.c.id == account_id)).scalar_one())
+    return int(conn.execute(BALANCE, {"account_id": account_id}).scalar_one())
 
 
 def transactions(conn: Connection, account_id: int, before_id: int | None = None) -> list[dict[str, Any]]:

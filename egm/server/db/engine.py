@@ -11,12 +11,13 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 
+T = TypeVar("T")
 READ_ONLY = "egm_read_only"
 AFTER_COMMIT = "egm_after_commit"
 
@@ -47,12 +48,16 @@ class Database:
         with self.engine.connect().execution_options(**{READ_ONLY: True}) as conn, conn.begin():
             yield conn
 
-    def insert(self, table: Any) -> Any:
-        """INSERT with the dialect's ON CONFLICT support (both dialects spell it the same)."""
-        return (sqlite.insert if self.is_sqlite else postgresql.insert)(table)
-
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+def per_dialect(build: Callable[[Callable[[Any], Any]], T]) -> Callable[[Database], T]:
+    """A statement with ON CONFLICT, built once for each dialect's insert and picked by the database.
+    The hot paths run statements built once, with bound parameters: building one per call costs
+    SQLAlchemy 50-120 us, several times what SQLite takes to run it (docs/cabinet-on-server.md)."""
+    built = {True: build(sqlite.insert), False: build(postgresql.insert)}
+    return lambda db: built[db.is_sqlite]
 
 
 def _sqlite_engine(url: Any) -> Engine:
