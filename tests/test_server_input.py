@@ -21,6 +21,8 @@ def test_a_page_asked_from_beyond_any_row_is_malformed(app, path: str) -> None:
     answer = player.get(path)
     assert answer.status_code == 400, answer.text
     assert answer.json()["code"] == "malformed"
+    name = path.split("?")[1].split("=")[0]  # the sentence names the query parameter, not a body
+    assert answer.json()["sentence"].startswith(f"The query parameter '{name}' is malformed: "), answer.text
 
 
 def test_confirming_a_limit_beyond_any_row_is_malformed_and_changes_nothing(app, db_url) -> None:
@@ -28,6 +30,7 @@ def test_confirming_a_limit_beyond_any_row_is_malformed_and_changes_nothing(app,
     before = player.get("/api/v1/limits").json()
     answer = player.post(f"/api/v1/limits/{HUGE}/confirm")
     assert answer.status_code == 400 and answer.json()["code"] == "malformed", answer.text
+    assert answer.json()["sentence"].startswith("The path's 'limit_id' is malformed: "), answer.text
     assert player.get("/api/v1/limits").json() == before
 
 

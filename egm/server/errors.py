@@ -33,12 +33,20 @@ class ApiError(Exception):
         return {"code": self.code, "sentence": self.sentence, **self.extra}
 
 
+PLACES = {"query": "The query parameter", "path": "The path's", "header": "The header",
+          "cookie": "The cookie"}
+
+
 def _field_problem(exc: RequestValidationError) -> str:
+    """The first problem, said of where it is: the body's field, or the query, path, header or cookie."""
     first = exc.errors()[0] if exc.errors() else {}
-    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "the body"
+    place, *field = [str(p) for p in first.get("loc", ())] or ["body"]
+    problem = first.get("msg", "invalid")
     if first.get("type") == "json_invalid":
         return "The request body is not valid JSON."
-    return f"The request body is malformed: {where}: {first.get('msg', 'invalid')}."
+    if place in PLACES:
+        return f"{PLACES[place]} '{'.'.join(field)}' is malformed: {problem}."
+    return f"The request body is malformed: {'.'.join(field) or 'the body'}: {problem}."
 
 
 def install_handlers(app: FastAPI) -> None:
