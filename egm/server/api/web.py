@@ -1,6 +1,7 @@
 """The player's pages: the table of a game (/play/<game id>), the shell's static files (/static/web/),
 each game's own table module (/static/games/<game id>/<file>, from its package's web folder), and the
-server-rendered pages of egm/server/web/pages.py (lobby, account, limits, history and replay)."""
+server-rendered pages of egm/server/web/pages.py (lobby, account, limits, history and replay), and the
+icon (/favicon.ico, the shell's favicon.svg)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from egm.games import UnknownGame, descriptor_of
@@ -20,6 +21,12 @@ from egm.server.web.pages import STATIC, WEB, table_module
 GAME_FILE = re.compile(r"[a-z0-9_-]{1,40}\.(js|css|svg|png)")  # no paths: only the folder's own files
 router = APIRouter()
 router.include_router(pages.router)
+
+
+@router.get("/favicon.ico", include_in_schema=False)
+def favicon() -> Response:
+    """Browsers and bookmarks ask /favicon.ico whatever the page links: the icon is the SVG."""
+    return RedirectResponse(f"{STATIC}/favicon.svg", status_code=308)
 
 
 def mount_static(app: Any) -> None:
