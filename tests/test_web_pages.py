@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -163,10 +164,26 @@ def test_limits_and_the_reality_check_interval(browser: Any, web_server: Any, si
 
     page.get_by_label("Amount, in dollars").fill("50")  # a raise waits for the cooling-off
     page.get_by_role("button", name="SET LIMIT").click()
-    row.get_by_text("raise to $50.00", exact=False).wait_for()
+    change = page.get_by_role("row", name="Deposits over 24 hours: Change waiting")
+    change.get_by_text("raise to $50.00", exact=False).wait_for()
     limits = api_from_page(page, "GET", "/api/v1/limits")["reply"]
     assert limits["deposit"]["day"]["amount_cents"] == 2000
     assert limits["deposit"]["day"]["pending"]["amount_cents"] == 5000
+    assert "CONFIRM" not in change.inner_text()  # not before the cooling-off ends
+
+    with sqlite3.connect(web_server.db_url.removeprefix("sqlite:///")) as db:  # the cooling-off is over
+        db.execute("UPDATE rg_limit SET cooling_off_until = requested_at WHERE id = ?",
+                   (limits["deposit"]["day"]["pending"]["id"],))
+    page.reload()
+    confirm = change.get_by_role("button", name="Confirm Deposits over 24 hours change")
+    table = page.locator(".scroll").first  # the CONFIRM is on screen, not off the table's side
+    widths = table.evaluate("(node) => [node.scrollWidth, node.clientWidth]")
+    assert widths[0] <= widths[1], f"the limits table scrolls sideways: {widths}"
+    assert unusable(page) == []
+    confirm.click()
+    row.get_by_text("$50.00").first.wait_for()
+    assert api_from_page(page, "GET", "/api/v1/limits")["reply"]["deposit"]["day"]["amount_cents"] == 5000
+    assert page.get_by_role("row", name=re.compile("Change waiting")).count() == 0
 
     page.get_by_label("Remind me every").select_option("30")
     page.get_by_role("button", name="SAVE REMINDER").click()
@@ -175,7 +192,7 @@ def test_limits_and_the_reality_check_interval(browser: Any, web_server: Any, si
     assert unusable(page) == []
 
     page.goto(f"{web_server.base}/account")  # the limit refuses a deposit, with the server's sentence
-    page.get_by_label("Deposit, in dollars").fill("16")
+    page.get_by_label("Deposit, in dollars").fill("46")
     page.get_by_role("button", name="DEPOSIT").click()
     page.get_by_text("deposit limit", exact=False).wait_for()
     assert session_of(page)["balance_cents"] == 500
