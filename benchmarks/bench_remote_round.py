@@ -2,7 +2,7 @@
 headless cabinet locally, then the same on a cabinet that takes its rounds from a real `egm server` on
 127.0.0.1 (SQLite, WAL, synchronous=FULL), each round timed from DEAL to the settlement committed.
 
-    python benchmarks/bench_remote_round.py [--rounds 200] [--game dragon-poker] [--split]
+    python benchmarks/bench_remote_round.py [--rounds 200] [--game dragon-poker] [--split] [--db URL]
 
 Both cabinets commit every step to their own wager memory; the remote one also sends each start and
 decision to the server (signed) and waits for its answer through the link's thread. Prints JSON: p50,
@@ -12,8 +12,9 @@ load average before and after (the machine is shared: read every figure beside i
 times each HTTP exchange as the link's thread sees it (signing, sending, the server, the reply read):
 `exchange_ms` per request, and per round the rest of the waiting (`handoffs_and_answer_commits_ms`:
 the thread hand-offs and the commits of the answers) and the cabinet's own work outside the waiting
-(`cabinet_ms`: its commits before each request, the signatures' keys, the shell). Asserts nothing
-about time.
+(`cabinet_ms`: its commits before each request, the signatures' keys, the shell). `--db`: the
+server's database (an empty PostgreSQL database, say; default a SQLite file in a temporary
+directory). Asserts nothing about time.
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(work: Path) -> tuple[subprocess.Popen[bytes], str, str]:
-    db_url, port = f"sqlite:///{work}/server.db", free_port()
+def start_server(work: Path, db_url: str | None) -> tuple[subprocess.Popen[bytes], str, str]:
+    db_url, port = db_url or f"sqlite:///{work}/server.db", free_port()
     process = subprocess.Popen([sys.executable, "-c", LAUNCH, db_url, str(port)], cwd=work,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
@@ -129,13 +130,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--game", default="dragon-poker")
     parser.add_argument("--split", action="store_true", help="also time each HTTP exchange of the link")
+    parser.add_argument("--db", help="the server's database URL (default: SQLite in a temporary directory)")
     args = parser.parse_args()
     load_before = os.getloadavg()
     config = load_cabinet_config()
     with tempfile.TemporaryDirectory() as temp:
         work = Path(temp)
         local, _ = play(build_cabinet(config, work / "local", game_ids=[args.game]), args.game, args.rounds)
-        process, base, db_url = start_server(work)
+        process, base, db_url = start_server(work, args.db)
         try:
             generate_key_pair(work / "terminal")
             subprocess.run([sys.executable, "-m", "egm.cli", "server", "terminal", "add", "--db", db_url,
@@ -151,7 +153,8 @@ def main() -> None:
             process.wait(timeout=60)
     local_ms, remote_ms = percentiles(local), percentiles(remote)
     figures: dict[str, Any] = {
-        "game": args.game, "rounds": args.rounds, "local_ms": local_ms, "remote_ms": remote_ms,
+        "game": args.game, "rounds": args.rounds, "database": db_url.split(":")[0],
+        "local_ms": local_ms, "remote_ms": remote_ms,
         "added_ms": {k: round(remote_ms[k] - local_ms[k], 2) for k in ("p50", "p99")},
         "waiting_for_server_ms": percentiles(waits),
         "load_average": {"before": round(load_before[0], 2), "after": round(os.getloadavg()[0], 2)}}
