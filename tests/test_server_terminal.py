@@ -35,10 +35,11 @@ from egm.server.db.schema import (
     terminal_nonce,
     wallet_tx,
 )
-from egm.server.terminals import add_terminal, catalogue
+from egm.server.terminals import REGISTRATION_KEPT_S, Registrations, add_terminal, catalogue
 from egm.terminal_link.signing import (
     HEADER_NONCE,
     HEADER_TIMESTAMP,
+    key_id,
     load_private_key,
     load_public_key,
     sign_request,
@@ -530,6 +531,35 @@ def test_a_hand_pay_is_the_servers_and_the_cabinet_reconciles_after_the_attendan
                      "--json"])
     audited = json.loads(capsys.readouterr().out)
     assert code == 0 and audited["terminals"][name]["differences"] == [], audited["terminals"]
+
+
+def test_a_registration_is_kept_a_while_and_a_change_by_hand_is_seen_after(db_url: str, keys: Path) -> None:
+    """The server keeps a terminal's row REGISTRATION_KEPT_S after reading it (a request then costs no
+    read transaction); a key changed in the database by hand is used from then on, and an unknown id is
+    read again each time (a terminal registered a moment later is found at once)."""
+    db = open_database(db_url)
+    try:
+        migrate(db)
+        name = f"T-{uuid.uuid4().hex[:8]}"
+        add_terminal(db, name, (keys / "t1.pub").read_text(), 1_000)
+        registrations = Registrations(db)
+        first = registrations.of(name, 1_000)
+        assert first is not None and key_id(first.public_key) == key_id(load_private_key(keys / "t1.key")
+                                                                          .public_key())
+        with db.write() as conn:  # by hand: there is no command that changes a terminal's key
+            conn.execute(terminal.update().where(terminal.c.name == name)
+                         .values(public_key=(keys / "t2.pub").read_text()))
+        assert registrations.of(name, 1_000 + REGISTRATION_KEPT_S - 1) is first  # kept: not read again
+        again = registrations.of(name, 1_000 + REGISTRATION_KEPT_S)
+        assert again is not None and key_id(again.public_key) == key_id(load_private_key(keys / "t2.key")
+                                                                        .public_key())
+        assert registrations.of(name, 999) is not again  # a clock set back reads it again
+        later = f"T-{uuid.uuid4().hex[:8]}"
+        assert registrations.of(later, 2_000) is None
+        add_terminal(db, later, (keys / "t2.pub").read_text(), 2_000)
+        assert registrations.of(later, 2_000) is not None
+    finally:
+        db.dispose()
 
 
 def test_terminal_add_cli(tmp_path: Path, keys: Path) -> None:

@@ -26,6 +26,7 @@ from egm.server.live_rounds import LiveRounds
 from egm.server.lobby import Lobby, load_lobby, warm
 from egm.server.rounds import RoundService
 from egm.server.settings import LIVE_ROUNDS_CACHED, Settings
+from egm.server.terminals import Registrations
 from egm.terminal_link.signing import load_private_key
 
 log = logging.getLogger("egm.server")
@@ -39,6 +40,7 @@ class Server:
     db: Database | None = None
     lobby: Lobby | None = None
     rounds: RoundService | None = None
+    registrations: Registrations | None = None  # the terminals' rows, kept a while (egm/server/terminals.py)
     catalogue_key: Ed25519PrivateKey | None = None
     warm_game: Callable[[Game], None] = warm
     waiting_for: str = "the ROM self-test"
@@ -58,6 +60,7 @@ class Server:
                 self.catalogue_key = load_private_key(self.settings.catalogue_key)
             self.db = open_database(self.settings.db_url)
             self._migrate(self.db)
+            self.registrations = Registrations(self.db)
             if not self.db.is_sqlite:  # instances share their events through LISTEN/NOTIFY
                 url = self.db.engine.url.set(drivername="postgresql")
                 self.hub.listen(url.render_as_string(hide_password=False))

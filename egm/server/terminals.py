@@ -11,9 +11,10 @@ refused request cannot be replayed; egm/server/nonces.py).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from sqlalchemy import Connection, bindparam, case, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
@@ -35,6 +36,42 @@ from egm.terminal_link.signing import (
 )
 
 NAMED = select(terminal).where(terminal.c.name == bindparam("name"))
+REGISTRATION_KEPT_S = 30  # a change made to a terminal's row by hand is seen within this
+
+
+@dataclass(frozen=True)
+class Registration:
+    """A terminal's row as read, its public key parsed. read_at: the server's clock then."""
+
+    row_id: int
+    name: str
+    account_id: int
+    public_key: Ed25519PublicKey
+    read_at: int
+
+
+class Registrations:
+    """The registered terminals as this server process last read them, one per process. A registration
+    never changes through the server (a new key is a new terminal id), so a row read is kept for
+    REGISTRATION_KEPT_S: a signed request then costs its verification, not a read transaction of its
+    own (docs/cabinet-on-server.md, Figures). An unknown id is read each time and never kept."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._kept: dict[str, Registration] = {}
+
+    def of(self, name: str, now: int) -> Registration | None:
+        kept = self._kept.get(name)
+        if kept is not None and 0 <= now - kept.read_at < REGISTRATION_KEPT_S:
+            return kept
+        with self._db.read() as conn:
+            row = conn.execute(NAMED, {"name": name}).first()
+        if row is None:
+            self._kept.pop(name, None)
+            return None
+        kept = Registration(row.id, row.name, row.account_id, load_public_key(row.public_key.encode()), now)
+        self._kept[name] = kept
+        return kept
 
 
 def add_terminal(db: Database, name: str, public_key_pem: str, now: int) -> dict[str, Any]:
@@ -57,28 +94,27 @@ def add_terminal(db: Database, name: str, public_key_pem: str, now: int) -> dict
     return {"terminal_id": name, "account_id": account_id, "key_id": key_id(key)}
 
 
-def authenticate(db: Database, headers: Mapping[str, str], method: str, path: str, body: bytes,
-                 now: int, *, claim_now: bool = True) -> TerminalSeat:
+def authenticate(registrations: Registrations, db: Database, headers: Mapping[str, str], method: str,
+                 path: str, body: bytes, now: int, *, claim_now: bool = True) -> TerminalSeat:
     """The terminal that signed this request, or 401 (unsigned, bad_signature, stale_request,
     replayed). claim_now: the nonce is claimed and committed here, before the request is served;
     otherwise the seat carries it, and the round engine claims it in the request's own transaction
     (egm/server/nonces.py: the route burns it when the request is refused)."""
     try:
         signed = read_headers(headers)
-        with db.read() as conn:
-            row = conn.execute(NAMED, {"name": signed.terminal_id}).first()
-        if row is None:
+        known = registrations.of(signed.terminal_id, now)
+        if known is None:
             raise SignatureRefused(f"There is no terminal '{signed.terminal_id}' on this server; register it "
                                    "with 'egm server terminal add'.")
-        verify_request(load_public_key(row.public_key.encode()), signed, method, path, body, now)
+        verify_request(known.public_key, signed, method, path, body, now)
     except SignatureRefused as exc:
         raise ApiError(401, exc.code, str(exc)) from None
-    nonce = Nonce(row.id, row.name, signed.nonce, signed.timestamp, now)
+    nonce = Nonce(known.row_id, known.name, signed.nonce, signed.timestamp, now)
     if claim_now:
         with db.write() as conn:
             nonces.claim(db, conn, nonce)
-        return TerminalSeat(row.name, row.account_id)
-    return TerminalSeat(row.name, row.account_id, nonce)
+        return TerminalSeat(known.name, known.account_id)
+    return TerminalSeat(known.name, known.account_id, nonce)
 
 
 def catalogue(lobby: Lobby, terminal_id: str, key: Ed25519PrivateKey | None) -> dict[str, Any]:

@@ -38,8 +38,9 @@ def _terminal(request: Request, body: Annotated[bytes, Depends(_raw_body)]) -> T
     """A read: the nonce claimed in its own transaction before it is served."""
     server = server_of(request)
     db, _, _ = server.require_ready()
-    return terminals.authenticate(db, request.headers, request.method, signed_path(request), body,
-                                  server.settings.now())
+    assert server.registrations is not None  # made with the database, before the server is ready
+    return terminals.authenticate(server.registrations, db, request.headers, request.method,
+                                  signed_path(request), body, server.settings.now())
 
 
 Terminal = Annotated[TerminalSeat, Depends(_terminal)]
@@ -60,9 +61,10 @@ async def _play(request: Request, model: type[Body], serve: Serve) -> Response:
 
     def played() -> Response:
         db, _, rounds = server.require_ready()
+        assert server.registrations is not None  # made with the database, before the server is ready
         now = server.settings.now()
-        seat = terminals.authenticate(db, request.headers, request.method, signed_path(request), body, now,
-                                      claim_now=False)
+        seat = terminals.authenticate(server.registrations, db, request.headers, request.method,
+                                      signed_path(request), body, now, claim_now=False)
         parsed = parse_body(model, body)
         try:
             return stored(serve(rounds, seat, parsed, now))
