@@ -40,7 +40,7 @@ from egm.server.lobby import load_lobby, warm
 from egm.server.rounds import RoundService
 from egm.server.sessions import Caller, start_session
 from egm.server.settings import LIVE_ROUNDS_CACHED
-from egm.server.terminals import add_terminal, authenticate
+from egm.server.terminals import Registrations, add_terminal, authenticate
 from egm.server.wallet import post
 from egm.terminal_link.signing import sign_request
 
@@ -78,6 +78,7 @@ def main() -> None:
         key = Ed25519PrivateKey.generate()
         pem = key.public_key().public_bytes(Encoding.PEM, PublicFormat.SubjectPublicKeyInfo).decode()
         add_terminal(db, "BENCH-1", pem, int(time.time()))
+    registrations = Registrations(db)  # as the server keeps them (egm/server/terminals.py)
 
     def sit(path: str, body: dict[str, Any]) -> Any:
         """The seat of this request: the player's, or the terminal that signed it (verified)."""
@@ -86,7 +87,8 @@ def main() -> None:
         raw = json.dumps(body).encode()
         tick = time.perf_counter()
         headers = sign_request(key, "BENCH-1", "POST", path, raw, time.time())
-        signed = authenticate(db, headers, "POST", path, raw, int(time.time()), claim_now=False)
+        signed = authenticate(registrations, db, headers, "POST", path, raw, int(time.time()),
+                              claim_now=False)
         signing.append(time.perf_counter() - tick)
         return signed
 
