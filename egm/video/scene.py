@@ -35,6 +35,7 @@ import pygame
 from egm.games.base import RoundView
 from egm.video import snap
 from egm.video.cards import CardRenderer
+from egm.video.machine_move import MachineMove
 from egm.video.theme import Kit
 
 
@@ -135,3 +136,24 @@ class Scene(ABC):
         """During a game: why DEAL (confirm) does nothing on this table now, as a sentence (its lamp is
         then dark), or None when DEAL acts now (the controller sends the table an ENTER key)."""
         return "DEAL has nothing to confirm on this table: use the table's own buttons."
+
+
+class MachineTableScene(Scene):
+    """A board game's table, where the machine plays too (Poker Grid, Poker Tiles, Prism Words): its
+    pieces are put down one by one (`machine`, egm/video/machine_move.py), and a table seen on entering
+    the screen (after a power cut too) is shown settled. `_sync` takes each frame's table."""
+
+    def __init__(self, res: Resources) -> None:
+        super().__init__(res)
+        self.machine = MachineMove()
+
+    def enter(self, frame: Frame) -> None:
+        self.machine.settle()
+        self._sync(frame)
+
+    def update(self, frame: Frame) -> None:
+        self._sync(frame)
+
+    @abstractmethod
+    def _sync(self, frame: Frame) -> None:
+        """Follow the table shown now: the selection, the staging and the machine's new pieces."""

@@ -26,8 +26,8 @@ from egm.games.poker_grid.table import seat_name
 from egm.video.deal import Deal
 from egm.video.drag import Drag
 from egm.video.end_panel import draw_end_panel, end_buttons
-from egm.video.machine_move import HIGHLIGHT, MachineMove
-from egm.video.scene import Frame, Resources, Scene, UiAction
+from egm.video.machine_move import HIGHLIGHT
+from egm.video.scene import Frame, MachineTableScene, Resources, UiAction
 from egm.video.theme import (
     AMBER,
     CYAN,
@@ -77,7 +77,7 @@ def hand_index_at(view: dict[str, Any], pos: tuple[int, int]) -> int | None:
     return None
 
 
-class PokerGridScene(Scene):
+class PokerGridScene(MachineTableScene):
     name = "poker-grid"
     game_id = "poker-grid"
 
@@ -88,18 +88,10 @@ class PokerGridScene(Scene):
         self.round_key: Any = None
         self.deal = Deal(DEAL_CARD_S)
         self.deal_order: dict[tuple[Any, ...], int] = {}  # the cards being dealt, in deal order
-        self.machine = MachineMove()  # the machine's cards put down one by one (egm/video/machine_move.py)
 
     wait_notice = "Please wait: the machine is playing its cards."
 
-    # --- state ------------------------------------------------------------------------------------
-    def enter(self, frame: Frame) -> None:
-        self.machine.settle()  # a table seen on entering (after a power cut too) is shown settled
-        self._sync(frame)
-
-    def update(self, frame: Frame) -> None:
-        self._sync(frame)
-
+    # --- state ---------------------------------------------------------------------------------------
     def _sync(self, frame: Frame) -> None:
         """Drop the selection when the hand or the step changes (a play was made, a new round); a
         fresh round (no card played yet) is dealt; the machine's new cards are put down one by one."""

@@ -25,8 +25,8 @@ from egm.games.base import Decision
 from egm.video.cards import draw_suit
 from egm.video.drag import Drag
 from egm.video.end_panel import draw_end_panel, end_buttons
-from egm.video.machine_move import HIGHLIGHT, MachineMove
-from egm.video.scene import Frame, Resources, Scene, UiAction
+from egm.video.machine_move import HIGHLIGHT
+from egm.video.scene import Frame, MachineTableScene, Resources, UiAction
 from egm.video.theme import (
     AMBER,
     CYAN,
@@ -125,7 +125,7 @@ def played_squares(move: Mapping[str, Any]) -> list[tuple[int, int]]:
     return [(t["row"], t["col"]) for t in move.get("tiles", [])] if move["kind"] == "play" else []
 
 
-class PokerTilesScene(Scene):
+class PokerTilesScene(MachineTableScene):
     name = "poker-tiles"
     game_id = "poker-tiles"
 
@@ -137,18 +137,10 @@ class PokerTilesScene(Scene):
         self.exchanging: set[int] | None = None  # rack indices chosen to give back, in exchange mode
         self.rank: str | None = None  # the rank picked for the joker being declared
         self.round_key: Any = None
-        self.machine = MachineMove()  # the machine's tiles put down one by one (egm/video/machine_move.py)
 
     wait_notice = "Please wait: the machine is playing its tiles."
 
-    # --- state ------------------------------------------------------------------------------------
-    def enter(self, frame: Frame) -> None:
-        self.machine.settle()  # a table seen on entering (after a power cut too) is shown settled
-        self._sync(frame)
-
-    def update(self, frame: Frame) -> None:
-        self._sync(frame)
-
+    # --- state ---------------------------------------------------------------------------------------
     def _sync(self, frame: Frame) -> None:
         """Drop everything in hand when the rack, the step or the scores change (a turn was made); the
         machine's new tiles are put down one by one."""

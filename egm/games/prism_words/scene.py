@@ -21,8 +21,8 @@ from egm.events import PlayerDecision
 from egm.games.base import Decision
 from egm.video.drag import Drag
 from egm.video.end_panel import draw_end_panel, end_buttons
-from egm.video.machine_move import HIGHLIGHT, MachineMove
-from egm.video.scene import Frame, Resources, Scene, UiAction
+from egm.video.machine_move import HIGHLIGHT
+from egm.video.scene import Frame, MachineTableScene, Resources, UiAction
 from egm.video.theme import AMBER, CYAN, FELT, FELT_DARK, FELT_EDGE, GOLD, LIGHT_GREY, RED, WHITE, panel
 from egm.video.widgets import Button, draw_all, hit, hit_any
 
@@ -116,7 +116,7 @@ def phases(word: Mapping[str, Any]) -> str:
     return f"{text} = {word['points']}"
 
 
-class PrismWordsScene(Scene):
+class PrismWordsScene(MachineTableScene):
     name = "prism-words"
     game_id = "prism-words"
 
@@ -126,18 +126,10 @@ class PrismWordsScene(Scene):
         self.selected: tuple[int, int] | None = None  # (rack slot, side)
         self.drag: Drag | None = None
         self.round_key: Any = None
-        self.machine = MachineMove()  # the machine's blocks put down one by one (egm/video/machine_move.py)
 
     wait_notice = "Please wait: the machine is playing its word."
 
-    # --- state ------------------------------------------------------------------------------------
-    def enter(self, frame: Frame) -> None:
-        self.machine.settle()  # a table seen on entering (after a power cut too) is shown settled
-        self._sync(frame)
-
-    def update(self, frame: Frame) -> None:
-        self._sync(frame)
-
+    # --- state ---------------------------------------------------------------------------------------
     def _sync(self, frame: Frame) -> None:
         """Drop the staged blocks and the selection when the round moves on (a move was taken); the
         machine's new blocks are put down one by one."""
