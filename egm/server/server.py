@@ -118,6 +118,12 @@ class Server:
             raise ApiError(503, "not_ready", self.readiness_sentence())
         return self.db, self.lobby, self.rounds
 
+    def require_terminals(self) -> tuple[Database, RoundService, Registrations]:
+        """require_ready, for a terminal's request: also the terminals' registrations."""
+        db, _, rounds = self.require_ready()
+        assert self.registrations is not None  # made with the database, before the server is ready
+        return db, rounds, self.registrations
+
     def readiness_sentence(self) -> str:
         if self.failed:
             return f"The server cannot start: {self.failed}."

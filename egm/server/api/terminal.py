@@ -37,10 +37,9 @@ def signed_path(request: Request) -> str:
 def _terminal(request: Request, body: Annotated[bytes, Depends(_raw_body)]) -> TerminalSeat:
     """A read: the nonce claimed in its own transaction before it is served."""
     server = server_of(request)
-    db, _, _ = server.require_ready()
-    assert server.registrations is not None  # made with the database, before the server is ready
-    return terminals.authenticate(server.registrations, db, request.headers, request.method,
-                                  signed_path(request), body, server.settings.now())
+    db, _, registrations = server.require_terminals()
+    return terminals.authenticate(registrations, db, request.headers, request.method, signed_path(request),
+                                  body, server.settings.now())
 
 
 Terminal = Annotated[TerminalSeat, Depends(_terminal)]
@@ -60,10 +59,9 @@ async def _play(request: Request, model: type[Body], serve: Serve) -> Response:
     server = server_of(request)
 
     def played() -> Response:
-        db, _, rounds = server.require_ready()
-        assert server.registrations is not None  # made with the database, before the server is ready
+        db, rounds, registrations = server.require_terminals()
         now = server.settings.now()
-        seat = terminals.authenticate(server.registrations, db, request.headers, request.method,
+        seat = terminals.authenticate(registrations, db, request.headers, request.method,
                                       signed_path(request), body, now, claim_now=False)
         parsed = parse_body(model, body)
         try:
